@@ -1,0 +1,202 @@
+/* ecopt.h — the public API of libecopt: X25519 (RFC 7748) and Ed25519, Ed25519ctx, Ed25519ph (RFC 8032).
+ *
+ * Conventions (once, for every function below):
+ * - Arguments: outputs first, then inputs; each length right after its buffer.
+ * - Byte strings are little-endian as in the RFCs; fixed sizes are given by the ECOPT_*_BYTES macros, each
+ *   with a size_t getter for bindings.
+ * - Every fallible function returns ECOPT_OK (0) or a negative ecopt_status code; ecopt_strerror() names it.
+ *   On any error, every output buffer is zeroed (never left holding partial results).
+ * - The library never prints, never exits, and never allocates.
+ * - Outputs may not overlap inputs unless a function says so.
+ * - Constant time: everything that takes a secret (seed, scalar, secret key) runs in time independent of it;
+ *   verification takes public inputs only. */
+#ifndef ECOPT_ECOPT_H
+#define ECOPT_ECOPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define ECOPT_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
+#else
+#define ECOPT_WARN_UNUSED_RESULT
+#endif
+
+/* Return codes. ECOPT_OK is 0; every error is negative. */
+typedef enum ecopt_status {
+    ECOPT_OK = 0,
+    ECOPT_ERR_LENGTH = -1,      /* a length argument is out of range (e.g. a context over 255 bytes) */
+    ECOPT_ERR_ENCODING = -2,    /* a point or scalar encoding is malformed or non-canonical */
+    ECOPT_ERR_SMALL_ORDER = -3, /* a point of small order where the policy forbids one; all-zero X25519 output */
+    ECOPT_ERR_VERIFY = -4,      /* the signature equation does not hold */
+    ECOPT_ERR_RNG = -5,         /* getrandom(2) failed */
+    ECOPT_ERR_NOMEM = -6,       /* out of memory (reserved; the library does not allocate today) */
+    ECOPT_ERR_UNSUPPORTED = -7  /* unknown or unavailable backend requested */
+} ecopt_status;
+
+/* ecopt_strerror — one English sentence for a return code.
+ * Returns: a static string; "unknown error code" for a value outside ecopt_status. */
+const char *ecopt_strerror(int code);
+
+/* ecopt_version — the library version, e.g. "0.1.0". */
+const char *ecopt_version(void);
+
+/* ecopt_backend_name — the name of the field backend that the public functions dispatch to ("u64").
+ * The backend is chosen once, at first use. Every operation after that runs on it.
+ * Returns: a static string, or NULL when no backend could be chosen (see ecopt_backend_init). */
+const char *ecopt_backend_name(void);
+
+/* ecopt_backend_init — choose the backend now instead of at first use; idempotent.
+ * The environment variable ECOPT_BACKEND (read with secure_getenv) names one of ecopt_backend_list();
+ * unset or empty means the fastest backend this CPU supports.
+ * Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED when ECOPT_BACKEND names no backend or one this CPU lacks.
+ *          After that error every dispatched function returns ECOPT_ERR_UNSUPPORTED (never a silent fallback). */
+int ecopt_backend_init(void);
+
+/* ecopt_backend_list — the names of all backends compiled in, separated by single spaces ("u64"). */
+const char *ecopt_backend_list(void);
+
+/* ------------------------------------------------------------------------------------------------------------
+ * X25519 (RFC 7748 section 5, section 6.1)
+ * ------------------------------------------------------------------------------------------------------------ */
+#define ECOPT_X25519_BYTES 32       /* scalar, u-coordinate and shared secret, each */
+#define ECOPT_X25519_SCALARBYTES 32
+size_t ecopt_x25519_bytes(void);
+size_t ecopt_x25519_scalarbytes(void);
+
+/* ecopt_x25519 — out = X25519(scalar, u) (RFC 7748 section 5).
+ * Shapes:  out 32 bytes; scalar 32 bytes (clamped here: bits 0,1,2,255 cleared, bit 254 set); u 32 bytes,
+ *          little-endian, top bit masked, values >= p accepted and reduced mod p (non-canonical u allowed).
+ * Alias:   out may equal scalar or u.
+ * Time:    constant in scalar (Montgomery ladder, conditional swaps by masks); u is treated as public.
+ * Returns: ECOPT_OK; ECOPT_ERR_SMALL_ORDER when the result is all zero (u of small order or on the twist's
+ *          small subgroup), checked in constant time, as RFC 7748 section 6.1 allows and TLS 1.3 requires:
+ *          out is zeroed; ECOPT_ERR_UNSUPPORTED (no backend).
+ * Source:  RFC 7748 sections 5 and 6.1. */
+int ecopt_x25519(uint8_t out[ECOPT_X25519_BYTES], const uint8_t scalar[ECOPT_X25519_SCALARBYTES],
+                 const uint8_t u[ECOPT_X25519_BYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_x25519_base — pub = X25519(scalar, 9): the public key of a secret scalar.
+ * Shapes:  pub 32 bytes; scalar 32 bytes (clamped here).
+ * Alias:   pub may equal scalar.
+ * Time:    constant in scalar.
+ * Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED (no backend).
+ * Source:  RFC 7748 section 6.1. */
+int ecopt_x25519_base(uint8_t pub[ECOPT_X25519_BYTES],
+                      const uint8_t scalar[ECOPT_X25519_SCALARBYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_x25519_keygen — a fresh secret scalar from getrandom(2) and its public key.
+ * Shapes:  scalar 32 random bytes (stored unclamped, as RFC 7748 keys are); pub 32 bytes.
+ * Time:    constant in the secret.
+ * Returns: ECOPT_OK; ECOPT_ERR_RNG (both outputs zeroed); ECOPT_ERR_UNSUPPORTED. */
+int ecopt_x25519_keygen(uint8_t scalar[ECOPT_X25519_SCALARBYTES],
+                        uint8_t pub[ECOPT_X25519_BYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------------------------------------------------
+ * Ed25519, Ed25519ctx, Ed25519ph (RFC 8032 section 5.1)
+ *
+ * A secret key is an ecopt_ed25519_secretkey object made from a 32-byte seed (RFC 8032's "private key"). It holds
+ * the seed, the expanded secret scalar s, the nonce prefix and the public key A = [s]B that it derived itself:
+ * there is no API that signs with a public key handed in separately, so a mismatched A (which would leak s
+ * through two signatures of one message) cannot happen. Wipe it with ecopt_ed25519_secretkey_wipe().
+ *
+ * Verification policy: STRICT (the only one in this release; ZIP-215 comes later). A signature (R, S) on M under
+ * public key A is accepted if and only if all of the following hold, checked in this order:
+ *   1. A is a canonical encoding: its y < p, and not x = 0 with the sign bit set; A decodes to a curve point.
+ *      Otherwise ECOPT_ERR_ENCODING.
+ *   2. A is not of small order ([8]A != identity). Otherwise ECOPT_ERR_SMALL_ORDER. (A of mixed order, A' + T
+ *      with T of small order, is not small order and passes this check.)
+ *   3. R (the signature's first 32 bytes) is canonical and decodes, as for A. Otherwise ECOPT_ERR_ENCODING.
+ *   4. R is not of small order. Otherwise ECOPT_ERR_SMALL_ORDER.
+ *   5. S (the last 32 bytes, little-endian) < l. Otherwise ECOPT_ERR_ENCODING.
+ *   6. The cofactored equation [8][S]B = [8]R + [8][k]A holds, k = SHA-512(dom2(F, C) || R || A || PH(M)) mod l
+ *      over the received bytes of R and A. Otherwise ECOPT_ERR_VERIFY.
+ * (RFC 8032 section 5.1.7 with its preferred cofactored check; the small-order rules go beyond the RFC.)
+ * ------------------------------------------------------------------------------------------------------------ */
+#define ECOPT_ED25519_SEEDBYTES 32
+#define ECOPT_ED25519_PUBLICKEYBYTES 32
+#define ECOPT_ED25519_SIGNATUREBYTES 64
+#define ECOPT_ED25519_CONTEXTMAXBYTES 255
+size_t ecopt_ed25519_seedbytes(void);
+size_t ecopt_ed25519_publickeybytes(void);
+size_t ecopt_ed25519_signaturebytes(void);
+
+/* The secret key object. Its contents are private; copy it with memcpy, wipe it with the function below. */
+typedef struct ecopt_ed25519_secretkey {
+    uint8_t opaque[128]; /* seed (32) | s (32, clamped) | prefix (32) | A (32) */
+} ecopt_ed25519_secretkey;
+
+/* ecopt_ed25519_keypair_from_seed — expand a 32-byte seed (RFC 8032 section 5.1.5) into a secret key object and
+ * its public key A.
+ * Shapes:  sk the object; pub 32 bytes (may be NULL when not wanted); seed 32 bytes.
+ * Time:    constant in seed.
+ * Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED (sk and pub zeroed).
+ * Source:  RFC 8032 section 5.1.5. */
+int ecopt_ed25519_keypair_from_seed(ecopt_ed25519_secretkey *sk, uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES],
+                                    const uint8_t seed[ECOPT_ED25519_SEEDBYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_ed25519_keygen — a fresh seed from getrandom(2), expanded as above.
+ * Shapes:  seed 32 bytes out (may be NULL when not wanted); sk; pub 32 bytes (may be NULL).
+ * Returns: ECOPT_OK; ECOPT_ERR_RNG; ECOPT_ERR_UNSUPPORTED (all outputs zeroed on error). */
+int ecopt_ed25519_keygen(uint8_t seed[ECOPT_ED25519_SEEDBYTES], ecopt_ed25519_secretkey *sk,
+                         uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_ed25519_secretkey_public — copy the public key A held in sk. Shapes: pub 32 bytes. Time: constant. */
+void ecopt_ed25519_secretkey_public(uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES], const ecopt_ed25519_secretkey *sk);
+
+/* ecopt_ed25519_secretkey_seed — copy the seed held in sk. Shapes: seed 32 bytes. Time: constant. */
+void ecopt_ed25519_secretkey_seed(uint8_t seed[ECOPT_ED25519_SEEDBYTES], const ecopt_ed25519_secretkey *sk);
+
+/* ecopt_ed25519_secretkey_wipe — overwrite sk with zeros (not optimised away). */
+void ecopt_ed25519_secretkey_wipe(ecopt_ed25519_secretkey *sk);
+
+/* ecopt_ed25519_sign — pure Ed25519 signature (RFC 8032 section 5.1.6), deterministic.
+ * Shapes:  sig 64 bytes (R || S); msg msglen bytes (msg may be NULL when msglen is 0).
+ * Alias:   sig may not overlap msg.
+ * Time:    constant in sk; msg and msglen are public.
+ * Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED (sig zeroed).
+ * Source:  RFC 8032 section 5.1.6. */
+int ecopt_ed25519_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
+                       const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_ed25519ctx_sign — Ed25519ctx: as ecopt_ed25519_sign with dom2(0, ctx) (RFC 8032 section 5.1).
+ * Shapes:  ctx ctxlen bytes, 1 <= ctxlen <= 255.
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen 0 or over 255; sig zeroed); ECOPT_ERR_UNSUPPORTED. */
+int ecopt_ed25519ctx_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
+                          const uint8_t *ctx, size_t ctxlen,
+                          const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_ed25519ph_sign — Ed25519ph: signs PH(M) = SHA-512(msg) with dom2(1, ctx) (RFC 8032 section 5.1).
+ * Shapes:  ctx ctxlen bytes, 0 <= ctxlen <= 255 (ctx may be NULL when ctxlen is 0).
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_UNSUPPORTED. */
+int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
+                         const uint8_t *ctx, size_t ctxlen,
+                         const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_ed25519_verify — verify a pure Ed25519 signature under the STRICT policy above.
+ * Shapes:  sig 64 bytes; msg msglen bytes; pub 32 bytes.
+ * Time:    vartime: signature, message and public key are public.
+ * Returns: ECOPT_OK (valid); ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER, ECOPT_ERR_VERIFY as listed in the policy;
+ *          ECOPT_ERR_UNSUPPORTED. */
+int ecopt_ed25519_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
+                         const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_ed25519ctx_verify — Ed25519ctx verification (STRICT). ctxlen 1..255, else ECOPT_ERR_LENGTH. */
+int ecopt_ed25519ctx_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
+                            const uint8_t *ctx, size_t ctxlen,
+                            const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_ed25519ph_verify — Ed25519ph verification (STRICT) of SHA-512(msg). ctxlen 0..255, else ECOPT_ERR_LENGTH. */
+int ecopt_ed25519ph_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
+                           const uint8_t *ctx, size_t ctxlen,
+                           const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ECOPT_ECOPT_H */

@@ -1,0 +1,35 @@
+/* backend.h — the table of whole operations each field backend provides, and the dispatcher that picks one.
+ *
+ * Each entry is compiled from the same curve and per-backend protocol sources (src/curve/ge.c, mont.c,
+ * src/proto/x25519_core.c, ed25519_core.c) with that backend's field arithmetic. The public functions in
+ * src/ecopt.c and src/proto/ed25519.c fetch the chosen backend once per call and hand the whole operation to it. */
+#ifndef ECOPT_BACKEND_H
+#define ECOPT_BACKEND_H
+
+#include <stdint.h>
+
+typedef struct ecopt_backend {
+    const char *name;
+    /* 1 when this CPU can run the backend. */
+    int (*available)(void);
+    /* out = X25519(scalar, u), RFC 7748 section 5 (clamps, masks u's top bit). Returns ECOPT_OK or
+     * ECOPT_ERR_SMALL_ORDER for an all-zero output (out zeroed). Constant time in scalar. */
+    int (*x25519)(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32]);
+    /* pub = X25519(scalar, 9). Constant time in scalar. */
+    void (*x25519_base)(uint8_t pub[32], const uint8_t scalar[32]);
+    /* out = encode([s]B), s any 32-byte value (< 2^256). Constant time in s. */
+    void (*ed25519_scalarmult_base)(uint8_t out[32], const uint8_t s[32]);
+    /* The point checks and the equation of strict verification (policy in include/ecopt/ecopt.h), given the
+     * already-reduced challenge k = H(...) mod l. Returns ECOPT_OK, ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER or
+     * ECOPT_ERR_VERIFY. vartime: all inputs public. */
+    int (*ed25519_verify_strict_vartime)(const uint8_t sig[64], const uint8_t pub[32], const uint8_t k[32]);
+} ecopt_backend;
+
+/* One per backend, defined in src/proto/ed25519_core.c for each compiled backend. */
+extern const ecopt_backend ecopt_backend_u64;
+
+/* ecopt_backend_get — the backend chosen once (ECOPT_BACKEND or the best available), or NULL when the requested
+ * one is unknown or unavailable. Thread-safe (pthread_once). */
+const ecopt_backend *ecopt_backend_get(void);
+
+#endif /* ECOPT_BACKEND_H */

@@ -1,0 +1,60 @@
+/* ct.h — constant-time primitives: the only home of mask helpers in libecopt.
+ *
+ * Only unsigned fixed-width types are used: signed overflow is undefined and right shifts of negative values are
+ * implementation-defined. A "control bit" is a uint64_t (or uint32_t) that is exactly 0 or 1; a "mask" is 0 or
+ * all ones. Every control bit passes ecopt_ct_barrier() before it becomes a mask: the empty asm makes the value
+ * opaque to the optimiser, which otherwise may notice that it has only two values and turn the mask arithmetic
+ * back into a branch or a conditional load (seen with clang on x25519 ladders, the failure Monocypher and
+ * libsodium document). */
+#ifndef ECOPT_CT_H
+#define ECOPT_CT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ecopt_ct_barrier — returns x unchanged, hidden from the optimiser. Time: constant. */
+static inline uint64_t ecopt_ct_barrier(uint64_t x) {
+    __asm__ volatile("" : "+r"(x));
+    return x;
+}
+
+/* ecopt_ct_mask — 0 -> 0, 1 -> all ones. bit must be exactly 0 or 1. */
+static inline uint64_t ecopt_ct_mask(uint64_t bit) {
+    return (uint64_t)0 - ecopt_ct_barrier(bit);
+}
+
+/* ecopt_ct_is_zero — 1 when x == 0, else 0: (~x & (x - 1)) has its top bit set only for x = 0. */
+static inline uint64_t ecopt_ct_is_zero(uint64_t x) {
+    return ((~x & (x - 1)) >> 63);
+}
+
+/* ecopt_ct_eq — 1 when a == b, else 0. */
+static inline uint64_t ecopt_ct_eq(uint64_t a, uint64_t b) {
+    return ecopt_ct_is_zero(a ^ b);
+}
+
+/* ecopt_ct_lt — 1 when a < b (unsigned), else 0: the borrow out of a - b, computed without a compare. */
+static inline uint64_t ecopt_ct_lt(uint64_t a, uint64_t b) {
+    return ((~a & b) | ((~(a ^ b)) & (a - b))) >> 63;
+}
+
+/* ecopt_ct_select — bit ? a : b, for bit exactly 0 or 1. */
+static inline uint64_t ecopt_ct_select(uint64_t bit, uint64_t a, uint64_t b) {
+    uint64_t m = ecopt_ct_mask(bit);
+    return b ^ (m & (a ^ b));
+}
+
+/* ecopt_ct_bytes_is_zero — 1 when all n bytes of p are zero, else 0; reads every byte. */
+uint64_t ecopt_ct_bytes_is_zero(const uint8_t *p, size_t n);
+
+/* ecopt_ct_bytes_eq — 1 when the n bytes of a and b are equal, else 0; reads every byte (no early exit). */
+uint64_t ecopt_ct_bytes_eq(const uint8_t *a, const uint8_t *b, size_t n);
+
+/* ecopt_ct_cmov_bytes — if bit, copy n bytes of src to dst; reads and writes every byte either way. */
+void ecopt_ct_cmov_bytes(uint8_t *dst, const uint8_t *src, size_t n, uint64_t bit);
+
+/* ecopt_memzero_explicit — overwrite n bytes at p with zeros; never optimised away (the compiler must assume the
+ * asm reads the memory). For secret locals before return. */
+void ecopt_memzero_explicit(void *p, size_t n);
+
+#endif /* ECOPT_CT_H */

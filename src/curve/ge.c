@@ -1,0 +1,317 @@
+/* ge.c — edwards25519 group operations (see ge.h for coordinates, formulas and contracts). */
+#include "curve/ge.h"
+
+#include <string.h>
+
+#include "ct.h"
+
+void ecopt_ge_identity(ecopt_ge_ext *r) {
+    ecopt_fe_0(&r->X);
+    ecopt_fe_1(&r->Y);
+    ecopt_fe_1(&r->Z);
+    ecopt_fe_0(&r->T);
+}
+
+void ecopt_ge_base(ecopt_ge_ext *r) {
+    ecopt_fe_copy(&r->X, &ecopt_fe_base_x);
+    ecopt_fe_copy(&r->Y, &ecopt_fe_base_y);
+    ecopt_fe_1(&r->Z);
+    ecopt_fe_copy(&r->T, &ecopt_fe_base_t);
+}
+
+void ecopt_ge_cached_from_ext(ecopt_ge_cached *r, const ecopt_ge_ext *p) {
+    ecopt_fe_add(&r->YpX, &p->Y, &p->X);
+    ecopt_fe_sub(&r->YmX, &p->Y, &p->X);
+    ecopt_fe_add(&r->Z2, &p->Z, &p->Z);
+    ecopt_fe_mul(&r->T2d, &p->T, &ecopt_fe_d2);
+}
+
+/* add-2008-hwcd-3 (a = -1, k = 2d): A = (Y1-X1)(Y2-X2), B = (Y1+X1)(Y2+X2), C = T1 k T2, D = 2 Z1 Z2, E = B-A,
+ * F = D-C, G = D+C, H = B+A, X3 = E F, Y3 = G H, T3 = E H, Z3 = F G. For p - q, -q = (-X2, Y2, Z2, -T2) swaps
+ * Y2+X2 with Y2-X2 and negates C, so F and G trade places. Bounds: every sum below adds two tight values (loose),
+ * every difference and product is tight, and mul accepts loose. */
+static void add_or_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q, int sub) {
+    ecopt_fe a, b, c, d, e, f, g, h, t;
+    ecopt_fe_sub(&t, &p->Y, &p->X);
+    ecopt_fe_mul(&a, &t, sub ? &q->YpX : &q->YmX);
+    ecopt_fe_add(&t, &p->Y, &p->X);
+    ecopt_fe_mul(&b, &t, sub ? &q->YmX : &q->YpX);
+    ecopt_fe_mul(&c, &p->T, &q->T2d);
+    ecopt_fe_mul(&d, &p->Z, &q->Z2);
+    ecopt_fe_sub(&e, &b, &a);
+    if (sub) {
+        ecopt_fe_add(&f, &d, &c);
+        ecopt_fe_sub(&g, &d, &c);
+    } else {
+        ecopt_fe_sub(&f, &d, &c);
+        ecopt_fe_add(&g, &d, &c);
+    }
+    ecopt_fe_add(&h, &b, &a);
+    ecopt_fe_mul(&r->X, &e, &f);
+    ecopt_fe_mul(&r->Y, &g, &h);
+    ecopt_fe_mul(&r->T, &e, &h);
+    ecopt_fe_mul(&r->Z, &f, &g);
+}
+
+void ecopt_ge_add(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q) {
+    add_or_sub(r, p, q, 0);
+}
+
+void ecopt_ge_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q) {
+    add_or_sub(r, p, q, 1);
+}
+
+/* dbl-2008-hwcd with a = -1: A = X1^2, B = Y1^2, C = 2 Z1^2, D = -A, E = (X1+Y1)^2 - A - B, G = D + B, F = G - C,
+ * H = D - B; X3 = E F, Y3 = G H, T3 = E H, Z3 = F G. Computed with E' = -E, F' = -F, G' = -G, H' = -H (the
+ * products are unchanged, as each has two negated factors), which keeps every sum an addition of two tight values:
+ * H' = A + B, E' = H' - (X1+Y1)^2, G' = A - B, F' = C + G'. */
+void ecopt_ge_double(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
+    ecopt_fe a, b, c, e, f, g, h, t;
+    ecopt_fe_sq(&a, &p->X);
+    ecopt_fe_sq(&b, &p->Y);
+    ecopt_fe_sq2(&c, &p->Z);
+    ecopt_fe_add(&h, &a, &b);
+    ecopt_fe_add(&t, &p->X, &p->Y);
+    ecopt_fe_sq(&t, &t);
+    ecopt_fe_sub(&e, &h, &t);
+    ecopt_fe_sub(&g, &a, &b);
+    ecopt_fe_add(&f, &c, &g);
+    ecopt_fe_mul(&r->X, &e, &f);
+    ecopt_fe_mul(&r->Y, &g, &h);
+    ecopt_fe_mul(&r->Z, &f, &g);
+    if (with_t) ecopt_fe_mul(&r->T, &e, &h);
+}
+
+void ecopt_ge_neg(ecopt_ge_ext *r, const ecopt_ge_ext *p) {
+    ecopt_fe_neg(&r->X, &p->X);
+    ecopt_fe_copy(&r->Y, &p->Y);
+    ecopt_fe_copy(&r->Z, &p->Z);
+    ecopt_fe_neg(&r->T, &p->T);
+}
+
+void ecopt_ge_encode(uint8_t s[32], const ecopt_ge_ext *p) {
+    ecopt_fe zi, x, y;
+    ecopt_fe_invert(&zi, &p->Z);
+    ecopt_fe_mul(&x, &p->X, &zi);
+    ecopt_fe_mul(&y, &p->Y, &zi);
+    ecopt_fe_tobytes(s, &y);
+    s[31] |= (uint8_t)(ecopt_fe_is_negative(&x) << 7);
+}
+
+int ecopt_ge_decode(ecopt_ge_ext *r, const uint8_t s[32]) {
+    ecopt_fe y, u, v, v3, t, x, vx2, negu, xi;
+    uint8_t masked[32], canon[32];
+    uint64_t sign = s[31] >> 7;
+
+    /* y < p: the canonical re-encoding of y equals the received bytes (bit 255 aside). */
+    memcpy(masked, s, 32);
+    masked[31] &= 127;
+    ecopt_fe_frombytes(&y, s);
+    ecopt_fe_tobytes(canon, &y);
+    uint64_t ok = ecopt_ct_bytes_eq(canon, masked, 32);
+
+    /* x^2 = u / v with u = y^2 - 1, v = d y^2 + 1; candidate x = u v^3 (u v^7)^((p-5)/8) (RFC 8032 5.1.3). */
+    ecopt_fe_sq(&t, &y);
+    ecopt_fe_1(&u);
+    ecopt_fe_mul(&v, &t, &ecopt_fe_d);
+    ecopt_fe_add(&v, &v, &u);
+    ecopt_fe_carry(&v, &v);
+    ecopt_fe_sub(&u, &t, &u);
+    ecopt_fe_sq(&v3, &v);
+    ecopt_fe_mul(&v3, &v3, &v);  /* v^3 */
+    ecopt_fe_sq(&t, &v3);
+    ecopt_fe_mul(&t, &t, &v);    /* v^7 */
+    ecopt_fe_mul(&t, &t, &u);    /* u v^7 */
+    ecopt_fe_pow22523(&t, &t);
+    ecopt_fe_mul(&t, &t, &v3);
+    ecopt_fe_mul(&x, &t, &u);    /* u v^3 (u v^7)^((p-5)/8) */
+
+    /* v x^2 = u: x is a root; v x^2 = -u: x sqrt(-1) is; otherwise u/v is not a square. */
+    ecopt_fe_sq(&t, &x);
+    ecopt_fe_mul(&vx2, &t, &v);
+    ecopt_fe_neg(&negu, &u);
+    uint64_t root = ecopt_fe_eq(&vx2, &u);
+    uint64_t root_i = ecopt_fe_eq(&vx2, &negu);
+    ecopt_fe_mul(&xi, &x, &ecopt_fe_sqrtm1);
+    ecopt_fe_cmov(&x, &xi, root_i & (root ^ 1));
+    ok &= root | root_i;
+
+    /* x = 0 with the sign bit set is a non-canonical encoding (RFC 8032 5.1.3 step 4). */
+    ok &= (ecopt_fe_is_zero(&x) & sign) ^ 1;
+    ecopt_fe_neg(&t, &x);
+    ecopt_fe_cmov(&x, &t, ecopt_fe_is_negative(&x) ^ sign);
+
+    ecopt_fe_copy(&r->X, &x);
+    ecopt_fe_copy(&r->Y, &y);
+    ecopt_fe_1(&r->Z);
+    ecopt_fe_mul(&r->T, &x, &y);
+    ecopt_ge_ext id;
+    ecopt_ge_identity(&id);
+    ecopt_fe_cmov(&r->X, &id.X, ok ^ 1);
+    ecopt_fe_cmov(&r->Y, &id.Y, ok ^ 1);
+    ecopt_fe_cmov(&r->T, &id.T, ok ^ 1);
+    return (int)ok;
+}
+
+uint64_t ecopt_ge_is_identity(const ecopt_ge_ext *p) {
+    return ecopt_fe_is_zero(&p->X) & ecopt_fe_eq(&p->Y, &p->Z);
+}
+
+uint64_t ecopt_ge_has_small_order(const ecopt_ge_ext *p) {
+    ecopt_ge_ext q;
+    ecopt_ge_double(&q, p, 0);
+    ecopt_ge_double(&q, &q, 0);
+    ecopt_ge_double(&q, &q, 0);
+    return ecopt_ge_is_identity(&q);
+}
+
+/* ---- constant-time fixed-window scalar multiplication ---------------------------------------------------------- */
+
+/* e[0..63]: s = sum e_i 16^i with e_i in [-8, 8), e_63 in [0, 8] for s < 2^255. Arithmetic only, no branches. */
+static void recode_radix16(int8_t e[64], const uint8_t s[32]) {
+    for (int i = 0; i < 32; i++) {
+        e[2 * i] = (int8_t)(s[i] & 15);
+        e[2 * i + 1] = (int8_t)(s[i] >> 4);
+    }
+    for (int i = 0; i < 63; i++) {
+        /* e_i in [0, 16]: carry = 1 exactly when e_i >= 8 ((e_i + 8) >> 4 for a non-negative value). */
+        int8_t carry = (int8_t)((e[i] + 8) >> 4);
+        e[i] = (int8_t)(e[i] - (carry << 4));
+        e[i + 1] = (int8_t)(e[i + 1] + carry);
+    }
+}
+
+static void cached_cmov(ecopt_ge_cached *r, const ecopt_ge_cached *p, uint64_t bit) {
+    ecopt_fe_cmov(&r->YpX, &p->YpX, bit);
+    ecopt_fe_cmov(&r->YmX, &p->YmX, bit);
+    ecopt_fe_cmov(&r->Z2, &p->Z2, bit);
+    ecopt_fe_cmov(&r->T2d, &p->T2d, bit);
+}
+
+/* r = [e] table, e in [-8, 8], table[j] = [j+1]P: reads all 8 entries, then negates by mask when e < 0. */
+static void table_select(ecopt_ge_cached *r, const ecopt_ge_cached table[8], int8_t e) {
+    uint8_t ue = (uint8_t)e;
+    uint64_t neg = ue >> 7;
+    uint8_t abs = (uint8_t)((ue ^ (uint8_t)(0u - neg)) + neg);
+    /* identity: Y+X = 1, Y-X = 1, 2Z = 2, 2dT = 0 */
+    ecopt_fe_1(&r->YpX);
+    ecopt_fe_1(&r->YmX);
+    ecopt_fe_add(&r->Z2, &r->YpX, &r->YmX);
+    ecopt_fe_0(&r->T2d);
+    for (int j = 0; j < 8; j++) cached_cmov(r, &table[j], ecopt_ct_eq(abs, (uint64_t)(j + 1)));
+    ecopt_fe negt;
+    ecopt_fe_cswap(&r->YpX, &r->YmX, neg);
+    ecopt_fe_neg(&negt, &r->T2d);
+    ecopt_fe_cmov(&r->T2d, &negt, neg);
+}
+
+void ecopt_ge_scalarmult(ecopt_ge_ext *r, const ecopt_ge_ext *p, const uint8_t s[32]) {
+    ecopt_ge_cached table[8], sel;
+    ecopt_ge_ext q, acc;
+    int8_t e[64];
+
+    ecopt_ge_cached_from_ext(&table[0], p);
+    ecopt_ge_double(&q, p, 1);
+    ecopt_ge_cached_from_ext(&table[1], &q);
+    for (int j = 2; j < 8; j++) {
+        ecopt_ge_add(&q, &q, &table[0]);
+        ecopt_ge_cached_from_ext(&table[j], &q);
+    }
+    recode_radix16(e, s);
+    ecopt_ge_identity(&acc);
+    for (int i = 63; i >= 0; i--) {
+        if (i != 63) {
+            ecopt_ge_double(&acc, &acc, 0);
+            ecopt_ge_double(&acc, &acc, 0);
+            ecopt_ge_double(&acc, &acc, 0);
+            ecopt_ge_double(&acc, &acc, 1);
+        }
+        table_select(&sel, table, e[i]);
+        ecopt_ge_add(&acc, &acc, &sel);
+    }
+    *r = acc;
+    ecopt_memzero_explicit(e, sizeof e);
+    ecopt_memzero_explicit(table, sizeof table);
+    ecopt_memzero_explicit(&sel, sizeof sel);
+    ecopt_memzero_explicit(&q, sizeof q);
+    ecopt_memzero_explicit(&acc, sizeof acc);
+}
+
+void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
+    ecopt_ge_ext b;
+    ecopt_ge_base(&b);
+    ecopt_ge_scalarmult(r, &b, s);
+}
+
+/* ---- variable-time double scalar multiplication (verification only) -------------------------------------------- */
+
+/* naf[0..256]: the width-5 NAF of s < 2^256: each digit 0 or odd in [-15, 15], and any nonzero digit followed by
+ * at least 4 zeros. vartime: s is public. */
+static void wnaf5_vartime(int8_t naf[257], const uint8_t s[32]) {
+    uint64_t k[5] = {0, 0, 0, 0, 0};
+    for (int i = 0; i < 32; i++) k[i / 8] |= (uint64_t)s[i] << (8 * (i % 8));
+    memset(naf, 0, 257);
+    for (int i = 0; i < 257; i++) {
+        if (k[0] & 1) {
+            int d = (int)(k[0] & 31);
+            if (d >= 16) d -= 32;
+            naf[i] = (int8_t)d;
+            /* k -= d (d < 0 adds |d|); k stays below 2^256 + 16, which the fifth limb holds. */
+            if (d > 0) {
+                uint64_t borrow = (uint64_t)d;
+                for (int j = 0; j < 5 && borrow; j++) {
+                    uint64_t old = k[j];
+                    k[j] = old - borrow;
+                    borrow = old < borrow;
+                }
+            } else {
+                uint64_t carry = (uint64_t)(-d);
+                for (int j = 0; j < 5 && carry; j++) {
+                    k[j] += carry;
+                    carry = k[j] < carry;
+                }
+            }
+        }
+        /* k >>= 1 */
+        for (int j = 0; j < 4; j++) k[j] = (k[j] >> 1) | (k[j + 1] << 63);
+        k[4] >>= 1;
+    }
+}
+
+/* table[j] = [2j+1] p, j = 0..7 */
+static void odd_multiples(ecopt_ge_cached table[8], const ecopt_ge_ext *p) {
+    ecopt_ge_ext p2, q = *p;
+    ecopt_ge_cached c2;
+    ecopt_ge_double(&p2, p, 1);
+    ecopt_ge_cached_from_ext(&c2, &p2);
+    ecopt_ge_cached_from_ext(&table[0], p);
+    for (int j = 1; j < 8; j++) {
+        ecopt_ge_add(&q, &q, &c2);
+        ecopt_ge_cached_from_ext(&table[j], &q);
+    }
+}
+
+void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], const ecopt_ge_ext *p,
+                                        const uint8_t b[32]) {
+    int8_t na[257], nb[257];
+    ecopt_ge_cached ta[8], tb[8];
+    ecopt_ge_ext base, acc;
+    wnaf5_vartime(na, a);
+    wnaf5_vartime(nb, b);
+    odd_multiples(ta, p);
+    ecopt_ge_base(&base);
+    odd_multiples(tb, &base);
+
+    int top = 256;
+    while (top >= 0 && na[top] == 0 && nb[top] == 0) top--;
+    ecopt_ge_identity(&acc);
+    for (int i = top; i >= 0; i--) {
+        /* T is needed only by an addition right after, and in the result. */
+        ecopt_ge_double(&acc, &acc, i == 0 || na[i] != 0 || nb[i] != 0);
+        if (na[i] > 0) ecopt_ge_add(&acc, &acc, &ta[na[i] / 2]);
+        if (na[i] < 0) ecopt_ge_sub(&acc, &acc, &ta[-na[i] / 2]);
+        if (nb[i] > 0) ecopt_ge_add(&acc, &acc, &tb[nb[i] / 2]);
+        if (nb[i] < 0) ecopt_ge_sub(&acc, &acc, &tb[-nb[i] / 2]);
+    }
+    *r = acc;
+}

@@ -1,0 +1,91 @@
+/* ge.h — points of edwards25519, -x^2 + y^2 = 1 + d x^2 y^2 over GF(2^255 - 19) (RFC 8032 section 5.1), in the
+ * coordinates of Hisil, Wong, Carter, Dawson, "Twisted Edwards curves revisited" (ASIACRYPT 2008):
+ *   ecopt_ge_ext    (X:Y:Z:T), x = X/Z, y = Y/Z, x y = T/Z                          ("extended")
+ *   ecopt_ge_cached (Y+X, Y-X, 2Z, 2d T) of an extended point, the second operand of an addition.
+ * The addition (add-2008-hwcd-3) and doubling (dbl-2008-hwcd) formulas are complete on edwards25519 (a = -1 is a
+ * square and d is not), so no input is special. Compiled per backend (names carry its suffix).
+ * Alias:  outputs may equal inputs. Time: constant unless the name says _vartime. */
+#ifndef ECOPT_CURVE_GE_H
+#define ECOPT_CURVE_GE_H
+
+#include <stdint.h>
+
+#include "field/fe.h"
+
+typedef struct ecopt_ge_ext {
+    ecopt_fe X, Y, Z, T; /* tight */
+} ecopt_ge_ext;
+
+typedef struct ecopt_ge_cached {
+    ecopt_fe YpX, YmX, Z2, T2d; /* YpX, Z2 loose; YmX, T2d tight */
+} ecopt_ge_cached;
+
+#define ecopt_ge_identity ECOPT_BE(ecopt_ge_identity)
+#define ecopt_ge_base ECOPT_BE(ecopt_ge_base)
+#define ecopt_ge_cached_from_ext ECOPT_BE(ecopt_ge_cached_from_ext)
+#define ecopt_ge_add ECOPT_BE(ecopt_ge_add)
+#define ecopt_ge_sub ECOPT_BE(ecopt_ge_sub)
+#define ecopt_ge_double ECOPT_BE(ecopt_ge_double)
+#define ecopt_ge_neg ECOPT_BE(ecopt_ge_neg)
+#define ecopt_ge_encode ECOPT_BE(ecopt_ge_encode)
+#define ecopt_ge_decode ECOPT_BE(ecopt_ge_decode)
+#define ecopt_ge_is_identity ECOPT_BE(ecopt_ge_is_identity)
+#define ecopt_ge_has_small_order ECOPT_BE(ecopt_ge_has_small_order)
+#define ecopt_ge_scalarmult ECOPT_BE(ecopt_ge_scalarmult)
+#define ecopt_ge_scalarmult_base ECOPT_BE(ecopt_ge_scalarmult_base)
+#define ecopt_ge_double_scalarmult_vartime ECOPT_BE(ecopt_ge_double_scalarmult_vartime)
+
+/* ecopt_ge_identity — r = the neutral element (0, 1). */
+void ecopt_ge_identity(ecopt_ge_ext *r);
+
+/* ecopt_ge_base — r = B, the base point of RFC 8032 section 5.1 (y = 4/5, x even). */
+void ecopt_ge_base(ecopt_ge_ext *r);
+
+/* ecopt_ge_cached_from_ext — r = the cached form of p. Cost: 1M. */
+void ecopt_ge_cached_from_ext(ecopt_ge_cached *r, const ecopt_ge_ext *p);
+
+/* ecopt_ge_add — r = p + q (add-2008-hwcd-3, k = 2d). Cost: 9M. */
+void ecopt_ge_add(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q);
+
+/* ecopt_ge_sub — r = p - q. Cost: 9M. */
+void ecopt_ge_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q);
+
+/* ecopt_ge_double — r = 2p (dbl-2008-hwcd, a = -1); with_t = 0 skips T (public choice; r->T then is garbage and
+ * r may only be doubled again or converted after a doubling with with_t = 1). Cost: 4M + 4S (3M + 4S without T). */
+void ecopt_ge_double(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t);
+
+/* ecopt_ge_neg — r = -p = (-X : Y : Z : -T). */
+void ecopt_ge_neg(ecopt_ge_ext *r, const ecopt_ge_ext *p);
+
+/* ecopt_ge_encode — s = the 32-byte encoding of p (RFC 8032 section 5.1.2): y little-endian, bit 255 = x's low
+ * bit. Cost: one inversion. */
+void ecopt_ge_encode(uint8_t s[32], const ecopt_ge_ext *p);
+
+/* ecopt_ge_decode — r = the point encoded by s (RFC 8032 section 5.1.3), strict: rejects y >= p and x = 0 with
+ * the sign bit set (non-canonical) and y with no x on the curve.
+ * Time:    constant in s until the verdict, which is returned (the verdict is public).
+ * Returns: 1 on success, 0 on failure (r is then the identity). */
+int ecopt_ge_decode(ecopt_ge_ext *r, const uint8_t s[32]);
+
+/* ecopt_ge_is_identity — 1 when p is the neutral element (X = 0 and Y = Z), else 0. */
+uint64_t ecopt_ge_is_identity(const ecopt_ge_ext *p);
+
+/* ecopt_ge_has_small_order — 1 when [8]p is the identity (p in the 8-torsion subgroup), else 0. */
+uint64_t ecopt_ge_has_small_order(const ecopt_ge_ext *p);
+
+/* ecopt_ge_scalarmult — r = [s]p. Shapes: s 32 bytes little-endian, s < 2^255 (bit 255 must be clear: every
+ * caller passes a clamped scalar or one reduced mod l). Fixed window: 64 signed radix-16 digits in [-8, 8], a
+ * table of [1]p..[8]p read whole for every digit (constant-time selection), 252 doublings and 64 additions.
+ * Time: constant in s and p. */
+void ecopt_ge_scalarmult(ecopt_ge_ext *r, const ecopt_ge_ext *p, const uint8_t s[32]);
+
+/* ecopt_ge_scalarmult_base — r = [s]B, s < 2^255 as above. Time: constant in s. */
+void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]);
+
+/* ecopt_ge_double_scalarmult_vartime — r = [a]p + [b]B, a and b 32 bytes, each < 2^253 (reduced mod l).
+ * wNAF of width 5 for both, tables of odd multiples [1]..[15].
+ * Time: vartime: for verification only, where a, b and p are public. */
+void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], const ecopt_ge_ext *p,
+                                        const uint8_t b[32]);
+
+#endif /* ECOPT_CURVE_GE_H */

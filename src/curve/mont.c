@@ -1,0 +1,54 @@
+/* mont.c — the X25519 Montgomery ladder (see mont.h). Names follow RFC 7748 section 5. */
+#include "curve/mont.h"
+
+#include "ct.h"
+
+void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]) {
+    ecopt_fe x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb, t;
+    uint64_t swap = 0;
+
+    ecopt_fe_frombytes(&x1, u); /* masks bit 255 (RFC 7748 decodeUCoordinate) */
+    ecopt_fe_1(&x2);
+    ecopt_fe_0(&z2);
+    ecopt_fe_copy(&x3, &x1);
+    ecopt_fe_1(&z3);
+
+    for (int i = 254; i >= 0; i--) {
+        uint64_t k_t = (uint64_t)(k[i >> 3] >> (i & 7)) & 1;
+        swap ^= k_t;
+        ecopt_fe_cswap(&x2, &x3, swap);
+        ecopt_fe_cswap(&z2, &z3, swap);
+        swap = k_t;
+
+        ecopt_fe_add(&a, &x2, &z2);   /* A = x2 + z2 (loose) */
+        ecopt_fe_sq(&aa, &a);         /* AA = A^2 */
+        ecopt_fe_sub(&b, &x2, &z2);   /* B = x2 - z2 */
+        ecopt_fe_sq(&bb, &b);         /* BB = B^2 */
+        ecopt_fe_sub(&e, &aa, &bb);   /* E = AA - BB */
+        ecopt_fe_add(&c, &x3, &z3);   /* C = x3 + z3 */
+        ecopt_fe_sub(&d, &x3, &z3);   /* D = x3 - z3 */
+        ecopt_fe_mul(&da, &d, &a);    /* DA = D * A */
+        ecopt_fe_mul(&cb, &c, &b);    /* CB = C * B */
+        ecopt_fe_add(&t, &da, &cb);
+        ecopt_fe_sq(&x3, &t);         /* x3 = (DA + CB)^2 */
+        ecopt_fe_sub(&t, &da, &cb);
+        ecopt_fe_sq(&t, &t);
+        ecopt_fe_mul(&z3, &x1, &t);   /* z3 = x1 * (DA - CB)^2 */
+        ecopt_fe_mul(&x2, &aa, &bb);  /* x2 = AA * BB */
+        ecopt_fe_mul_small(&t, &e, 121665);
+        ecopt_fe_add(&t, &aa, &t);
+        ecopt_fe_mul(&z2, &e, &t);    /* z2 = E * (AA + a24 * E) */
+    }
+    ecopt_fe_cswap(&x2, &x3, swap);
+    ecopt_fe_cswap(&z2, &z3, swap);
+
+    ecopt_fe_invert(&t, &z2);         /* z2^(p-2): 0 when z2 = 0, so the output is 0 then */
+    ecopt_fe_mul(&x2, &x2, &t);
+    ecopt_fe_tobytes(out, &x2);
+
+    ecopt_memzero_explicit(&x2, sizeof x2);
+    ecopt_memzero_explicit(&z2, sizeof z2);
+    ecopt_memzero_explicit(&x3, sizeof x3);
+    ecopt_memzero_explicit(&z3, sizeof z3);
+    ecopt_memzero_explicit(&swap, sizeof swap);
+}

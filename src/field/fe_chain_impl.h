@@ -1,0 +1,48 @@
+/* fe_chain_impl.h — exponentiations by fixed addition chains, shared by every backend: included at the end of
+ * each backend's fe_<name>.c so that they compile against that backend's mul and sq.
+ * Time: constant (the chains depend only on p). Bounds: in loose; out tight. */
+#ifndef ECOPT_FIELD_FE_CHAIN_IMPL_H
+#define ECOPT_FIELD_FE_CHAIN_IMPL_H
+
+/* z_2_250_1 = z^(2^250 - 1), and z11 = z^11 for the inversion's tail. The chain of Bernstein, "Curve25519: new
+ * Diffie-Hellman speed records" (2006), section 5: exponents 2, 9, 11, 2^5-1, 2^10-1, 2^20-1, 2^40-1, 2^50-1,
+ * 2^100-1, 2^200-1, 2^250-1. */
+static void fe_pow_2_250_1(ecopt_fe *z_2_250_1, ecopt_fe *z11, const ecopt_fe *z) {
+    ecopt_fe z2, z9, t, z_5, z_10, z_20, z_50, z_100;
+    ecopt_fe_sq(&z2, z);             /* 2 */
+    ecopt_fe_sq_n(&t, &z2, 2);       /* 8 */
+    ecopt_fe_mul(&z9, &t, z);        /* 9 */
+    ecopt_fe_mul(z11, &z9, &z2);     /* 11 */
+    ecopt_fe_sq(&t, z11);            /* 22 */
+    ecopt_fe_mul(&z_5, &t, &z9);     /* 31 = 2^5 - 1 */
+    ecopt_fe_sq_n(&t, &z_5, 5);      /* 2^10 - 2^5 */
+    ecopt_fe_mul(&z_10, &t, &z_5);   /* 2^10 - 1 */
+    ecopt_fe_sq_n(&t, &z_10, 10);    /* 2^20 - 2^10 */
+    ecopt_fe_mul(&z_20, &t, &z_10);  /* 2^20 - 1 */
+    ecopt_fe_sq_n(&t, &z_20, 20);    /* 2^40 - 2^20 */
+    ecopt_fe_mul(&t, &t, &z_20);     /* 2^40 - 1 */
+    ecopt_fe_sq_n(&t, &t, 10);       /* 2^50 - 2^10 */
+    ecopt_fe_mul(&z_50, &t, &z_10);  /* 2^50 - 1 */
+    ecopt_fe_sq_n(&t, &z_50, 50);    /* 2^100 - 2^50 */
+    ecopt_fe_mul(&z_100, &t, &z_50); /* 2^100 - 1 */
+    ecopt_fe_sq_n(&t, &z_100, 100);  /* 2^200 - 2^100 */
+    ecopt_fe_mul(&t, &t, &z_100);    /* 2^200 - 1 */
+    ecopt_fe_sq_n(&t, &t, 50);       /* 2^250 - 2^50 */
+    ecopt_fe_mul(z_2_250_1, &t, &z_50); /* 2^250 - 1 */
+}
+
+void ecopt_fe_invert(ecopt_fe *h, const ecopt_fe *f) {
+    ecopt_fe t, z11;
+    fe_pow_2_250_1(&t, &z11, f);
+    ecopt_fe_sq_n(&t, &t, 5);  /* 2^255 - 2^5 */
+    ecopt_fe_mul(h, &t, &z11); /* 2^255 - 21 = p - 2 */
+}
+
+void ecopt_fe_pow22523(ecopt_fe *h, const ecopt_fe *f) {
+    ecopt_fe t, z11;
+    fe_pow_2_250_1(&t, &z11, f);
+    ecopt_fe_sq_n(&t, &t, 2); /* 2^252 - 4 */
+    ecopt_fe_mul(h, &t, f);   /* 2^252 - 3 = (p - 5) / 8 */
+}
+
+#endif /* ECOPT_FIELD_FE_CHAIN_IMPL_H */

@@ -1,0 +1,190 @@
+/* ed25519.c — Ed25519, Ed25519ctx and Ed25519ph (RFC 8032 section 5.1): the hashing and scalar steps, compiled
+ * once; the point arithmetic is the chosen backend's (backend.h), fetched once per call. */
+#include <string.h>
+
+#include "backend.h"
+#include "ct.h"
+#include "curve/scalar.h"
+#include "ecopt/ecopt.h"
+#include "proto/sha512.h"
+#include "rng.h"
+
+/* Layout of ecopt_ed25519_secretkey.opaque. */
+enum { SK_SEED = 0, SK_S = 32, SK_PREFIX = 64, SK_A = 96 };
+
+/* Which member of the family: pure Ed25519 has no dom2 prefix; ctx and ph use dom2(F, C) with F = 0 and 1
+ * (RFC 8032 section 5.1). */
+typedef enum { ED_PURE = -1, ED_CTX = 0, ED_PH = 1 } ed_variant;
+
+size_t ecopt_ed25519_seedbytes(void) {
+    return ECOPT_ED25519_SEEDBYTES;
+}
+size_t ecopt_ed25519_publickeybytes(void) {
+    return ECOPT_ED25519_PUBLICKEYBYTES;
+}
+size_t ecopt_ed25519_signaturebytes(void) {
+    return ECOPT_ED25519_SIGNATUREBYTES;
+}
+
+int ecopt_ed25519_keypair_from_seed(ecopt_ed25519_secretkey *sk, uint8_t pub[32], const uint8_t seed[32]) {
+    const ecopt_backend *be = ecopt_backend_get();
+    uint8_t h[64], seed_copy[32], a[32];
+    int rc = ECOPT_ERR_UNSUPPORTED;
+    memcpy(seed_copy, seed, 32); /* seed may lie inside *sk */
+    if (be != NULL) rc = ecopt_sha512(h, &(ecopt_bytes){seed_copy, 32}, 1);
+    if (rc != ECOPT_OK) {
+        ecopt_memzero_explicit(sk, sizeof *sk);
+        if (pub) memset(pub, 0, 32);
+        ecopt_memzero_explicit(seed_copy, sizeof seed_copy);
+        return rc;
+    }
+    /* RFC 8032 section 5.1.5: s = clamp(h[0..31]), prefix = h[32..63], A = [s]B. */
+    ecopt_scalar_clamp(sk->opaque + SK_S, h);
+    memcpy(sk->opaque + SK_PREFIX, h + 32, 32);
+    memcpy(sk->opaque + SK_SEED, seed_copy, 32);
+    be->ed25519_scalarmult_base(a, sk->opaque + SK_S);
+    memcpy(sk->opaque + SK_A, a, 32);
+    if (pub) memcpy(pub, a, 32);
+    ecopt_memzero_explicit(h, sizeof h);
+    ecopt_memzero_explicit(seed_copy, sizeof seed_copy);
+    return ECOPT_OK;
+}
+
+int ecopt_ed25519_keygen(uint8_t seed[32], ecopt_ed25519_secretkey *sk, uint8_t pub[32]) {
+    uint8_t s[32];
+    int rc = ecopt_random_bytes(s, sizeof s);
+    if (rc == ECOPT_OK) rc = ecopt_ed25519_keypair_from_seed(sk, pub, s);
+    if (rc != ECOPT_OK) {
+        ecopt_memzero_explicit(sk, sizeof *sk);
+        if (pub) memset(pub, 0, 32);
+    }
+    if (seed) {
+        if (rc == ECOPT_OK) memcpy(seed, s, 32);
+        else memset(seed, 0, 32);
+    }
+    ecopt_memzero_explicit(s, sizeof s);
+    return rc;
+}
+
+void ecopt_ed25519_secretkey_public(uint8_t pub[32], const ecopt_ed25519_secretkey *sk) {
+    memcpy(pub, sk->opaque + SK_A, 32);
+}
+
+void ecopt_ed25519_secretkey_seed(uint8_t seed[32], const ecopt_ed25519_secretkey *sk) {
+    memcpy(seed, sk->opaque + SK_SEED, 32);
+}
+
+void ecopt_ed25519_secretkey_wipe(ecopt_ed25519_secretkey *sk) {
+    ecopt_memzero_explicit(sk, sizeof *sk);
+}
+
+/* The message as it enters the hashes: M itself, or PH(M) = SHA-512(M) for Ed25519ph. dom holds dom2(F, C). */
+typedef struct {
+    uint8_t dom[32 + 2 + 255];
+    size_t domlen;
+    uint8_t ph[64];
+    ecopt_bytes m;
+} ed_input;
+
+static int ed_input_init(ed_input *in, ed_variant v, const uint8_t *msg, size_t msglen, const uint8_t *ctx,
+                         size_t ctxlen) {
+    static const char dom2_tag[32] = "SigEd25519 no Ed25519 collisions"; /* RFC 8032 section 2, no NUL */
+    in->domlen = 0;
+    if (v == ED_CTX && (ctxlen == 0 || ctxlen > 255)) return ECOPT_ERR_LENGTH;
+    if (v == ED_PH && ctxlen > 255) return ECOPT_ERR_LENGTH;
+    if (v != ED_PURE) {
+        memcpy(in->dom, dom2_tag, 32);
+        in->dom[32] = (uint8_t)v;
+        in->dom[33] = (uint8_t)ctxlen;
+        if (ctxlen) memcpy(in->dom + 34, ctx, ctxlen);
+        in->domlen = 34 + ctxlen;
+    }
+    if (v == ED_PH) {
+        int rc = ecopt_sha512(in->ph, &(ecopt_bytes){msg, msglen}, 1);
+        if (rc != ECOPT_OK) return rc;
+        in->m = (ecopt_bytes){in->ph, 64};
+    } else {
+        in->m = (ecopt_bytes){msg, msglen};
+    }
+    return ECOPT_OK;
+}
+
+/* k = SHA-512(dom2 || R || A || M) mod l (RFC 8032 section 5.1.6 step 4, 5.1.7 step 2). */
+static int challenge(uint8_t k[32], const ed_input *in, const uint8_t r[32], const uint8_t a[32]) {
+    uint8_t h[64];
+    ecopt_bytes parts[4] = {{in->dom, in->domlen}, {r, 32}, {a, 32}, in->m};
+    int rc = ecopt_sha512(h, parts, 4);
+    if (rc == ECOPT_OK) ecopt_scalar_reduce64(k, h);
+    return rc;
+}
+
+static int sign(uint8_t sig[64], ed_variant v, const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
+                const ecopt_ed25519_secretkey *sk) {
+    const ecopt_backend *be = ecopt_backend_get();
+    ed_input in;
+    uint8_t h[64], r[32], rr[32], k[32], s[32];
+    int rc = be ? ed_input_init(&in, v, msg, msglen, ctx, ctxlen) : ECOPT_ERR_UNSUPPORTED;
+    if (rc == ECOPT_OK) {
+        /* RFC 8032 section 5.1.6: r = SHA-512(dom2 || prefix || M) mod l; R = [r]B. */
+        ecopt_bytes parts[3] = {{in.dom, in.domlen}, {sk->opaque + SK_PREFIX, 32}, in.m};
+        rc = ecopt_sha512(h, parts, 3);
+    }
+    if (rc == ECOPT_OK) {
+        ecopt_scalar_reduce64(r, h);
+        be->ed25519_scalarmult_base(rr, r);
+        rc = challenge(k, &in, rr, sk->opaque + SK_A);
+    }
+    if (rc == ECOPT_OK) {
+        ecopt_scalar_muladd(s, k, sk->opaque + SK_S, r); /* S = (r + k s) mod l */
+        memcpy(sig, rr, 32);
+        memcpy(sig + 32, s, 32);
+    } else {
+        memset(sig, 0, 64);
+    }
+    ecopt_memzero_explicit(h, sizeof h);
+    ecopt_memzero_explicit(r, sizeof r);
+    ecopt_memzero_explicit(s, sizeof s);
+    ecopt_memzero_explicit(&in, sizeof in);
+    return rc;
+}
+
+int ecopt_ed25519_sign(uint8_t sig[64], const uint8_t *msg, size_t msglen, const ecopt_ed25519_secretkey *sk) {
+    return sign(sig, ED_PURE, msg, msglen, NULL, 0, sk);
+}
+
+int ecopt_ed25519ctx_sign(uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
+                          const ecopt_ed25519_secretkey *sk) {
+    return sign(sig, ED_CTX, msg, msglen, ctx, ctxlen, sk);
+}
+
+int ecopt_ed25519ph_sign(uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
+                         const ecopt_ed25519_secretkey *sk) {
+    return sign(sig, ED_PH, msg, msglen, ctx, ctxlen, sk);
+}
+
+/* vartime: signature, message, context and public key are public. */
+static int verify(const uint8_t sig[64], ed_variant v, const uint8_t *msg, size_t msglen, const uint8_t *ctx,
+                  size_t ctxlen, const uint8_t pub[32]) {
+    const ecopt_backend *be = ecopt_backend_get();
+    ed_input in;
+    uint8_t k[32];
+    if (be == NULL) return ECOPT_ERR_UNSUPPORTED;
+    int rc = ed_input_init(&in, v, msg, msglen, ctx, ctxlen);
+    if (rc == ECOPT_OK) rc = challenge(k, &in, sig, pub);
+    if (rc == ECOPT_OK) rc = be->ed25519_verify_strict_vartime(sig, pub, k);
+    return rc;
+}
+
+int ecopt_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t pub[32]) {
+    return verify(sig, ED_PURE, msg, msglen, NULL, 0, pub);
+}
+
+int ecopt_ed25519ctx_verify(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx,
+                            size_t ctxlen, const uint8_t pub[32]) {
+    return verify(sig, ED_CTX, msg, msglen, ctx, ctxlen, pub);
+}
+
+int ecopt_ed25519ph_verify(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx,
+                           size_t ctxlen, const uint8_t pub[32]) {
+    return verify(sig, ED_PH, msg, msglen, ctx, ctxlen, pub);
+}

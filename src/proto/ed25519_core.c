@@ -1,0 +1,43 @@
+/* ed25519_core.c — the point arithmetic of Ed25519 on one backend, and that backend's table of whole operations
+ * (backend.h). Hashing and the protocol steps live in ed25519.c, compiled once. */
+#include "backend.h"
+#include "ct.h"
+#include "curve/ge.h"
+#include "curve/scalar.h"
+#include "ecopt/ecopt.h"
+
+#include "proto/core.h"
+
+static void scalarmult_base_encode(uint8_t out[32], const uint8_t s[32]) {
+    ecopt_ge_ext p;
+    ecopt_ge_scalarmult_base(&p, s);
+    ecopt_ge_encode(out, &p);
+    ecopt_memzero_explicit(&p, sizeof p);
+}
+
+/* The strict policy of ecopt.h, steps 1-6, in that order. vartime: sig, pub and k are public. */
+static int verify_strict_vartime(const uint8_t sig[64], const uint8_t pub[32], const uint8_t k[32]) {
+    ecopt_ge_ext a, r, p;
+    ecopt_ge_cached rc;
+    if (!ecopt_ge_decode(&a, pub)) return ECOPT_ERR_ENCODING;
+    if (ecopt_ge_has_small_order(&a)) return ECOPT_ERR_SMALL_ORDER;
+    if (!ecopt_ge_decode(&r, sig)) return ECOPT_ERR_ENCODING;
+    if (ecopt_ge_has_small_order(&r)) return ECOPT_ERR_SMALL_ORDER;
+    if (!ecopt_scalar_is_canonical(sig + 32)) return ECOPT_ERR_ENCODING;
+    /* [8]([S]B - [k]A - R) = identity */
+    ecopt_ge_neg(&a, &a);
+    ecopt_ge_double_scalarmult_vartime(&p, k, &a, sig + 32);
+    ecopt_ge_cached_from_ext(&rc, &r);
+    ecopt_ge_sub(&p, &p, &rc);
+    if (!ecopt_ge_has_small_order(&p)) return ECOPT_ERR_VERIFY;
+    return ECOPT_OK;
+}
+
+const ecopt_backend ECOPT_BE(ecopt_backend) = {
+    .name = ECOPT_BE_NAME,
+    .available = ecopt_fe_backend_available,
+    .x25519 = ecopt_x25519_core,
+    .x25519_base = ecopt_x25519_base_core,
+    .ed25519_scalarmult_base = scalarmult_base_encode,
+    .ed25519_verify_strict_vartime = verify_strict_vartime,
+};
