@@ -15,6 +15,7 @@ int ecopt_x25519_core(uint8_t out[32], const uint8_t scalar[32], const uint8_t u
     /* RFC 7748 section 6.1: an all-zero output means u was of small order; the check reads every byte. The
      * verdict itself is public (it is the function's result), so branching on it afterwards is fine. */
     uint64_t zero = ecopt_ct_bytes_is_zero(out, 32);
+    ecopt_ct_declassify(&zero, sizeof zero);
     return zero ? ECOPT_ERR_SMALL_ORDER : ECOPT_OK;
 }
 
