@@ -26,7 +26,7 @@ typedef struct ecopt_backend {
 } ecopt_backend;
 
 /* One per backend, defined in src/proto/ed25519_core.c for each compiled backend. */
-extern const ecopt_backend ecopt_backend_u64;
+extern const ecopt_backend ecopt_backend_u64, ecopt_backend_u32;
 
 /* ecopt_backend_get — the backend chosen once (ECOPT_BACKEND or the best available), or NULL when the requested
  * one is unknown or unavailable. Thread-safe (pthread_once). */

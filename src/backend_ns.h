@@ -8,6 +8,8 @@
 
 #if defined(ECOPT_FE_BACKEND_u64)
 #define ECOPT_BE_SUFFIX u64
+#elif defined(ECOPT_FE_BACKEND_u32)
+#define ECOPT_BE_SUFFIX u32
 #else
 #error "compile per-backend code with -DECOPT_FE_BACKEND_<name>=1"
 #endif

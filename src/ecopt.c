@@ -15,6 +15,7 @@
 /* Every compiled backend, in order of preference (fastest first); ECOPT_BACKENDS in CMakeLists.txt. */
 static const ecopt_backend *const backends[] = {
     &ecopt_backend_u64,
+    &ecopt_backend_u32,
 };
 #define NBACKENDS (sizeof backends / sizeof backends[0])
 

@@ -45,7 +45,7 @@ const char *ecopt_strerror(int code);
 /* ecopt_version — the library version, e.g. "0.1.0". */
 const char *ecopt_version(void);
 
-/* ecopt_backend_name — the name of the field backend that the public functions dispatch to ("u64").
+/* ecopt_backend_name — the name of the field backend that the public functions dispatch to ("u64" or "u32").
  * The backend is chosen once, at first use. Every operation after that runs on it.
  * Returns: a static string, or NULL when no backend could be chosen (see ecopt_backend_init). */
 const char *ecopt_backend_name(void);
@@ -57,7 +57,8 @@ const char *ecopt_backend_name(void);
  *          After that error every dispatched function returns ECOPT_ERR_UNSUPPORTED (never a silent fallback). */
 int ecopt_backend_init(void);
 
-/* ecopt_backend_list — the names of all backends compiled in, separated by single spaces ("u64"). */
+/* ecopt_backend_list — the names of all backends compiled in, in order of preference, separated by single spaces
+ * ("u64 u32"). */
 const char *ecopt_backend_list(void);
 
 /* ------------------------------------------------------------------------------------------------------------

@@ -19,6 +19,8 @@
 
 #if defined(ECOPT_FE_BACKEND_u64)
 #include "field/fe_u64.h"
+#elif defined(ECOPT_FE_BACKEND_u32)
+#include "field/fe_u32.h"
 #endif
 
 #define ecopt_fe_0 ECOPT_BE(ecopt_fe_0)
