@@ -10,9 +10,11 @@
 #ifndef ECOPT_TESTS_REF25519_H
 #define ECOPT_TESTS_REF25519_H
 
-#include <gmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h> /* before gmp.h, which declares gmp_fprintf only when FILE is known */
+
+#include <gmp.h>
 
 /* Constants, set by ref_init(): p = 2^255 - 19; l = 2^252 + 27742317777372353535851937790883648493;
  * d = -121665/121666 mod p; sqrtm1 = 2^((p-1)/4) mod p; the base point B = (x, 4/5) with x even. */
