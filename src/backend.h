@@ -8,6 +8,9 @@
 
 #include <stdint.h>
 
+/* Verification policies (include/ecopt/ecopt.h documents each case). */
+typedef enum { ECOPT_POLICY_STRICT = 0, ECOPT_POLICY_ZIP215 = 1 } ecopt_verify_policy;
+
 typedef struct ecopt_backend {
     const char *name;
     /* 1 when this CPU can run the backend. */
@@ -19,10 +22,11 @@ typedef struct ecopt_backend {
     void (*x25519_base)(uint8_t pub[32], const uint8_t scalar[32]);
     /* out = encode([s]B), s any 32-byte value (< 2^256). Constant time in s. */
     void (*ed25519_scalarmult_base)(uint8_t out[32], const uint8_t s[32]);
-    /* The point checks and the equation of strict verification (policy in include/ecopt/ecopt.h), given the
-     * already-reduced challenge k = H(...) mod l. Returns ECOPT_OK, ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER or
-     * ECOPT_ERR_VERIFY. vartime: all inputs public. */
-    int (*ed25519_verify_strict_vartime)(const uint8_t sig[64], const uint8_t pub[32], const uint8_t k[32]);
+    /* The point checks and the equation of verification under a policy (include/ecopt/ecopt.h), given the
+     * already-reduced challenge k = H(...) mod l. Returns ECOPT_OK, ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER
+     * (strict only) or ECOPT_ERR_VERIFY. vartime: all inputs public. */
+    int (*ed25519_verify_vartime)(const uint8_t sig[64], const uint8_t pub[32], const uint8_t k[32],
+                                  ecopt_verify_policy policy);
 } ecopt_backend;
 
 /* One per backend, defined in src/proto/ed25519_core.c for each compiled backend. */

@@ -105,8 +105,10 @@ int ecopt_x25519_keygen(uint8_t scalar[ECOPT_X25519_SCALARBYTES],
  * there is no API that signs with a public key handed in separately, so a mismatched A (which would leak s
  * through two signatures of one message) cannot happen. Wipe it with ecopt_ed25519_secretkey_wipe().
  *
- * Verification policy: STRICT (the only one in this release; ZIP-215 comes later). A signature (R, S) on M under
- * public key A is accepted if and only if all of the following hold, checked in this order:
+ * Verification policies. The ..._verify functions apply STRICT; ecopt_ed25519_verify_zip215 applies ZIP-215.
+ *
+ * STRICT. A signature (R, S) on M under public key A is accepted if and only if all of the following hold,
+ * checked in this order:
  *   1. A is a canonical encoding: its y < p, and not x = 0 with the sign bit set; A decodes to a curve point.
  *      Otherwise ECOPT_ERR_ENCODING.
  *   2. A is not of small order ([8]A != identity). Otherwise ECOPT_ERR_SMALL_ORDER. (A of mixed order, A' + T
@@ -117,6 +119,18 @@ int ecopt_x25519_keygen(uint8_t scalar[ECOPT_X25519_SCALARBYTES],
  *   6. The cofactored equation [8][S]B = [8]R + [8][k]A holds, k = SHA-512(dom2(F, C) || R || A || PH(M)) mod l
  *      over the received bytes of R and A. Otherwise ECOPT_ERR_VERIFY.
  * (RFC 8032 section 5.1.7 with its preferred cofactored check; the small-order rules go beyond the RFC.)
+ *
+ * ZIP-215 (Zcash ZIP 215, "Explicitly Defining and Modifying Ed25519 Validation Rules"), pure Ed25519 only; case by
+ * case against STRICT:
+ *   1. A: non-canonical encodings are accepted: y >= p is taken mod p, and x = 0 with the sign bit set decodes to
+ *      x = 0. Only a y with no x on the curve fails (ECOPT_ERR_ENCODING).
+ *   2. A of small order: accepted (no check).
+ *   3. R: as A in 1 (ECOPT_ERR_ENCODING when it is not a point).
+ *   4. R of small order: accepted (no check).
+ *   5. S < l: still required (ECOPT_ERR_ENCODING).
+ *   6. The same cofactored equation, with k hashed over the received bytes of R and A (not re-encoded), so a
+ *      batch verifier can agree with it. Otherwise ECOPT_ERR_VERIFY.
+ * Every signature STRICT accepts, ZIP-215 accepts.
  * ------------------------------------------------------------------------------------------------------------ */
 #define ECOPT_ED25519_SEEDBYTES 32
 #define ECOPT_ED25519_PUBLICKEYBYTES 32
@@ -185,6 +199,15 @@ int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_
  *          ECOPT_ERR_UNSUPPORTED. */
 int ecopt_ed25519_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                          const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_ed25519_verify_zip215 — verify a pure Ed25519 signature under the ZIP-215 policy above.
+ * Shapes:  sig 64 bytes; msg msglen bytes; pub 32 bytes.
+ * Time:    vartime: signature, message and public key are public.
+ * Returns: ECOPT_OK (valid); ECOPT_ERR_ENCODING (A or R not a curve point, or S >= l); ECOPT_ERR_VERIFY;
+ *          ECOPT_ERR_UNSUPPORTED.
+ * Source:  ZIP 215; RFC 8032 section 5.1.7. */
+int ecopt_ed25519_verify_zip215(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
+                                const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519ctx_verify — Ed25519ctx verification (STRICT). ctxlen 1..255, else ECOPT_ERR_LENGTH. */
 int ecopt_ed25519ctx_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,

@@ -1,9 +1,11 @@
 /* ge.c — edwards25519 group operations (see ge.h for coordinates, formulas and contracts). */
 #include "curve/ge.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "ct.h"
+#include "curve/generated/ge_base_table.h"
 
 void ecopt_ge_identity(ecopt_ge_ext *r) {
     ecopt_fe_0(&r->X);
@@ -98,7 +100,9 @@ void ecopt_ge_encode(uint8_t s[32], const ecopt_ge_ext *p) {
     s[31] |= (uint8_t)(ecopt_fe_is_negative(&x) << 7);
 }
 
-int ecopt_ge_decode(ecopt_ge_ext *r, const uint8_t s[32]) {
+/* strict = 1: RFC 8032 section 5.1.3 with both canonical checks; strict = 0: ZIP-215's reading, where y is taken
+ * mod p and x = 0 with the sign bit set decodes to x = 0. strict is public. */
+static int decode(ecopt_ge_ext *r, const uint8_t s[32], int strict) {
     ecopt_fe y, u, v, v3, t, x, vx2, negu, xi;
     uint8_t masked[32], canon[32];
     uint64_t sign = s[31] >> 7;
@@ -108,7 +112,7 @@ int ecopt_ge_decode(ecopt_ge_ext *r, const uint8_t s[32]) {
     masked[31] &= 127;
     ecopt_fe_frombytes(&y, s);
     ecopt_fe_tobytes(canon, &y);
-    uint64_t ok = ecopt_ct_bytes_eq(canon, masked, 32);
+    uint64_t ok = strict ? ecopt_ct_bytes_eq(canon, masked, 32) : 1;
 
     /* x^2 = u / v with u = y^2 - 1, v = d y^2 + 1; candidate x = u v^3 (u v^7)^((p-5)/8) (RFC 8032 5.1.3). */
     ecopt_fe_sq(&t, &y);
@@ -137,7 +141,7 @@ int ecopt_ge_decode(ecopt_ge_ext *r, const uint8_t s[32]) {
     ok &= root | root_i;
 
     /* x = 0 with the sign bit set is a non-canonical encoding (RFC 8032 5.1.3 step 4). */
-    ok &= (ecopt_fe_is_zero(&x) & sign) ^ 1;
+    if (strict) ok &= (ecopt_fe_is_zero(&x) & sign) ^ 1;
     ecopt_fe_neg(&t, &x);
     ecopt_fe_cmov(&x, &t, ecopt_fe_is_negative(&x) ^ sign);
 
@@ -151,6 +155,14 @@ int ecopt_ge_decode(ecopt_ge_ext *r, const uint8_t s[32]) {
     ecopt_fe_cmov(&r->Y, &id.Y, ok ^ 1);
     ecopt_fe_cmov(&r->T, &id.T, ok ^ 1);
     return (int)ok;
+}
+
+int ecopt_ge_decode(ecopt_ge_ext *r, const uint8_t s[32]) {
+    return decode(r, s, 1);
+}
+
+int ecopt_ge_decode_zip215(ecopt_ge_ext *r, const uint8_t s[32]) {
+    return decode(r, s, 0);
 }
 
 uint64_t ecopt_ge_is_identity(const ecopt_ge_ext *p) {
@@ -237,10 +249,88 @@ void ecopt_ge_scalarmult(ecopt_ge_ext *r, const ecopt_ge_ext *p, const uint8_t s
     ecopt_memzero_explicit(&acc, sizeof acc);
 }
 
+/* ---- constant-time fixed-base multiplication with the precomputed table ------------------------------------------ */
+
+/* base_table[i][j] = [(j+1) 256^i] B in Niels form, decoded once from the committed bytes (generated/). */
+static ecopt_ge_niels base_table[32][8];
+static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
+
+static void base_table_init(void) {
+    for (int i = 0; i < 32; i++)
+        for (int j = 0; j < 8; j++) {
+            ecopt_fe_frombytes(&base_table[i][j].YpX, ecopt_ge_base_table_bytes[i][j][0]);
+            ecopt_fe_frombytes(&base_table[i][j].YmX, ecopt_ge_base_table_bytes[i][j][1]);
+            ecopt_fe_frombytes(&base_table[i][j].XY2d, ecopt_ge_base_table_bytes[i][j][2]);
+        }
+}
+
+void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q) {
+    /* add-2008-hwcd-3 with Z2 = 1 (madd-2008-hwcd-3): D = 2 Z1 needs no multiplication. D is carried so that
+     * F = D - C and G = D + C take tight operands. Cost: 7M. */
+    ecopt_fe a, b, c, d, e, f, g, h, t;
+    ecopt_fe_sub(&t, &p->Y, &p->X);
+    ecopt_fe_mul(&a, &t, &q->YmX);
+    ecopt_fe_add(&t, &p->Y, &p->X);
+    ecopt_fe_mul(&b, &t, &q->YpX);
+    ecopt_fe_mul(&c, &p->T, &q->XY2d);
+    ecopt_fe_add(&d, &p->Z, &p->Z);
+    ecopt_fe_carry(&d, &d);
+    ecopt_fe_sub(&e, &b, &a);
+    ecopt_fe_sub(&f, &d, &c);
+    ecopt_fe_add(&g, &d, &c);
+    ecopt_fe_add(&h, &b, &a);
+    ecopt_fe_mul(&r->X, &e, &f);
+    ecopt_fe_mul(&r->Y, &g, &h);
+    ecopt_fe_mul(&r->T, &e, &h);
+    ecopt_fe_mul(&r->Z, &f, &g);
+}
+
+/* r = [e] row, e in [-8, 8], row[j] = [j+1] P: reads all 8 entries; negation (-(x, y) = (-x, y) swaps y+x with
+ * y-x and negates 2dxy) by mask when e < 0. */
+static void niels_select(ecopt_ge_niels *r, const ecopt_ge_niels row[8], int8_t e) {
+    uint8_t ue = (uint8_t)e;
+    uint64_t neg = ue >> 7;
+    uint8_t abs = (uint8_t)((ue ^ (uint8_t)(0u - neg)) + neg);
+    ecopt_fe negt;
+    ecopt_fe_1(&r->YpX);
+    ecopt_fe_1(&r->YmX);
+    ecopt_fe_0(&r->XY2d);
+    for (int j = 0; j < 8; j++) {
+        uint64_t hit = ecopt_ct_eq(abs, (uint64_t)(j + 1));
+        ecopt_fe_cmov(&r->YpX, &row[j].YpX, hit);
+        ecopt_fe_cmov(&r->YmX, &row[j].YmX, hit);
+        ecopt_fe_cmov(&r->XY2d, &row[j].XY2d, hit);
+    }
+    ecopt_fe_cswap(&r->YpX, &r->YmX, neg);
+    ecopt_fe_neg(&negt, &r->XY2d);
+    ecopt_fe_cmov(&r->XY2d, &negt, neg);
+}
+
+/* [s]B = sum_i e_i 16^i B = 16 (sum over odd i of e_i 256^((i-1)/2) B) + (sum over even i of e_i 256^(i/2) B):
+ * 64 table lookups and mixed additions, 4 doublings. */
 void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
-    ecopt_ge_ext b;
-    ecopt_ge_base(&b);
-    ecopt_ge_scalarmult(r, &b, s);
+    ecopt_ge_niels sel;
+    ecopt_ge_ext acc;
+    int8_t e[64];
+    pthread_once(&base_table_once, base_table_init);
+    recode_radix16(e, s);
+    ecopt_ge_identity(&acc);
+    for (int i = 1; i < 64; i += 2) {
+        niels_select(&sel, base_table[i / 2], e[i]);
+        ecopt_ge_madd(&acc, &acc, &sel);
+    }
+    ecopt_ge_double(&acc, &acc, 0);
+    ecopt_ge_double(&acc, &acc, 0);
+    ecopt_ge_double(&acc, &acc, 0);
+    ecopt_ge_double(&acc, &acc, 1);
+    for (int i = 0; i < 64; i += 2) {
+        niels_select(&sel, base_table[i / 2], e[i]);
+        ecopt_ge_madd(&acc, &acc, &sel);
+    }
+    *r = acc;
+    ecopt_memzero_explicit(e, sizeof e);
+    ecopt_memzero_explicit(&sel, sizeof sel);
+    ecopt_memzero_explicit(&acc, sizeof acc);
 }
 
 /* ---- variable-time double scalar multiplication (verification only) -------------------------------------------- */

@@ -1,7 +1,8 @@
 /* ge.h — points of edwards25519, -x^2 + y^2 = 1 + d x^2 y^2 over GF(2^255 - 19) (RFC 8032 section 5.1), in the
  * coordinates of Hisil, Wong, Carter, Dawson, "Twisted Edwards curves revisited" (ASIACRYPT 2008):
  *   ecopt_ge_ext    (X:Y:Z:T), x = X/Z, y = Y/Z, x y = T/Z                          ("extended")
- *   ecopt_ge_cached (Y+X, Y-X, 2Z, 2d T) of an extended point, the second operand of an addition.
+ *   ecopt_ge_cached (Y+X, Y-X, 2Z, 2d T) of an extended point, the second operand of an addition;
+ *   ecopt_ge_niels  (y+x, y-x, 2d x y) of an affine point (Z = 1), the entries of the fixed-base table.
  * The addition (add-2008-hwcd-3) and doubling (dbl-2008-hwcd) formulas are complete on edwards25519 (a = -1 is a
  * square and d is not), so no input is special. Compiled per backend (names carry its suffix).
  * Alias:  outputs may equal inputs. Time: constant unless the name says _vartime. */
@@ -16,6 +17,10 @@ typedef struct ecopt_ge_ext {
     ecopt_fe X, Y, Z, T; /* tight */
 } ecopt_ge_ext;
 
+typedef struct ecopt_ge_niels {
+    ecopt_fe YpX, YmX, XY2d; /* affine y+x, y-x, 2d x y; tight */
+} ecopt_ge_niels;
+
 typedef struct ecopt_ge_cached {
     ecopt_fe YpX, YmX, Z2, T2d; /* YpX, Z2 loose; YmX, T2d tight */
 } ecopt_ge_cached;
@@ -29,6 +34,8 @@ typedef struct ecopt_ge_cached {
 #define ecopt_ge_neg ECOPT_BE(ecopt_ge_neg)
 #define ecopt_ge_encode ECOPT_BE(ecopt_ge_encode)
 #define ecopt_ge_decode ECOPT_BE(ecopt_ge_decode)
+#define ecopt_ge_decode_zip215 ECOPT_BE(ecopt_ge_decode_zip215)
+#define ecopt_ge_madd ECOPT_BE(ecopt_ge_madd)
 #define ecopt_ge_is_identity ECOPT_BE(ecopt_ge_is_identity)
 #define ecopt_ge_has_small_order ECOPT_BE(ecopt_ge_has_small_order)
 #define ecopt_ge_scalarmult ECOPT_BE(ecopt_ge_scalarmult)
@@ -46,6 +53,9 @@ void ecopt_ge_cached_from_ext(ecopt_ge_cached *r, const ecopt_ge_ext *p);
 
 /* ecopt_ge_add — r = p + q (add-2008-hwcd-3, k = 2d). Cost: 9M. */
 void ecopt_ge_add(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q);
+
+/* ecopt_ge_madd — r = p + q for an affine q (madd-2008-hwcd-3). Cost: 7M. */
+void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q);
 
 /* ecopt_ge_sub — r = p - q. Cost: 9M. */
 void ecopt_ge_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q);
@@ -67,6 +77,11 @@ void ecopt_ge_encode(uint8_t s[32], const ecopt_ge_ext *p);
  * Returns: 1 on success, 0 on failure (r is then the identity). */
 int ecopt_ge_decode(ecopt_ge_ext *r, const uint8_t s[32]);
 
+/* ecopt_ge_decode_zip215 — as ecopt_ge_decode, but with ZIP-215's permissive reading: y >= p is taken mod p and
+ * x = 0 with the sign bit set decodes to x = 0. Only y with no x on the curve fails. Source: ZIP-215 (Zcash, 2020).
+ * Returns: 1 on success, 0 on failure (r is then the identity). */
+int ecopt_ge_decode_zip215(ecopt_ge_ext *r, const uint8_t s[32]);
+
 /* ecopt_ge_is_identity — 1 when p is the neutral element (X = 0 and Y = Z), else 0. */
 uint64_t ecopt_ge_is_identity(const ecopt_ge_ext *p);
 
@@ -79,7 +94,10 @@ uint64_t ecopt_ge_has_small_order(const ecopt_ge_ext *p);
  * Time: constant in s and p. */
 void ecopt_ge_scalarmult(ecopt_ge_ext *r, const ecopt_ge_ext *p, const uint8_t s[32]);
 
-/* ecopt_ge_scalarmult_base — r = [s]B, s < 2^255 as above. Time: constant in s. */
+/* ecopt_ge_scalarmult_base — r = [s]B, s < 2^255 as above, with the precomputed table of [k 256^i] B, k = 1..8,
+ * i = 0..31 (src/curve/generated/ge_base_table.h, decoded to the backend's field elements at first use): 64
+ * signed radix-16 digits, each a whole-row constant-time lookup and a mixed addition, plus 4 doublings.
+ * Time: constant in s. */
 void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]);
 
 /* ecopt_ge_double_scalarmult_vartime — r = [a]p + [b]B, a and b 32 bytes, each < 2^253 (reduced mod l).

@@ -164,27 +164,31 @@ int ecopt_ed25519ph_sign(uint8_t sig[64], const uint8_t *msg, size_t msglen, con
 
 /* vartime: signature, message, context and public key are public. */
 static int verify(const uint8_t sig[64], ed_variant v, const uint8_t *msg, size_t msglen, const uint8_t *ctx,
-                  size_t ctxlen, const uint8_t pub[32]) {
+                  size_t ctxlen, const uint8_t pub[32], ecopt_verify_policy policy) {
     const ecopt_backend *be = ecopt_backend_get();
     ed_input in;
     uint8_t k[32];
     if (be == NULL) return ECOPT_ERR_UNSUPPORTED;
     int rc = ed_input_init(&in, v, msg, msglen, ctx, ctxlen);
     if (rc == ECOPT_OK) rc = challenge(k, &in, sig, pub);
-    if (rc == ECOPT_OK) rc = be->ed25519_verify_strict_vartime(sig, pub, k);
+    if (rc == ECOPT_OK) rc = be->ed25519_verify_vartime(sig, pub, k, policy);
     return rc;
 }
 
 int ecopt_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t pub[32]) {
-    return verify(sig, ED_PURE, msg, msglen, NULL, 0, pub);
+    return verify(sig, ED_PURE, msg, msglen, NULL, 0, pub, ECOPT_POLICY_STRICT);
 }
 
 int ecopt_ed25519ctx_verify(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx,
                             size_t ctxlen, const uint8_t pub[32]) {
-    return verify(sig, ED_CTX, msg, msglen, ctx, ctxlen, pub);
+    return verify(sig, ED_CTX, msg, msglen, ctx, ctxlen, pub, ECOPT_POLICY_STRICT);
 }
 
 int ecopt_ed25519ph_verify(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx,
                            size_t ctxlen, const uint8_t pub[32]) {
-    return verify(sig, ED_PH, msg, msglen, ctx, ctxlen, pub);
+    return verify(sig, ED_PH, msg, msglen, ctx, ctxlen, pub, ECOPT_POLICY_STRICT);
+}
+
+int ecopt_ed25519_verify_zip215(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t pub[32]) {
+    return verify(sig, ED_PURE, msg, msglen, NULL, 0, pub, ECOPT_POLICY_ZIP215);
 }
