@@ -6,6 +6,7 @@
 #ifndef ECOPT_BACKEND_H
 #define ECOPT_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Verification policies (include/ecopt/ecopt.h documents each case). */
@@ -31,6 +32,10 @@ typedef struct ecopt_backend {
 
 /* One per backend, defined in src/proto/ed25519_core.c for each compiled backend. */
 extern const ecopt_backend ecopt_backend_u64, ecopt_backend_u32;
+
+/* ecopt_backend_all — every compiled backend, in order of preference; *n receives the count. For benchmarks and
+ * tests that compare backends in one process (check ->available() before use). */
+const ecopt_backend *const *ecopt_backend_all(size_t *n);
 
 /* ecopt_backend_get — the backend chosen once (ECOPT_BACKEND or the best available), or NULL when the requested
  * one is unknown or unavailable. Thread-safe (pthread_once). */

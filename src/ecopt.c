@@ -46,6 +46,11 @@ static void backend_choose(void) {
         if (strcmp(want, backends[i]->name) == 0 && backends[i]->available()) chosen = backends[i];
 }
 
+const ecopt_backend *const *ecopt_backend_all(size_t *n) {
+    *n = NBACKENDS;
+    return backends;
+}
+
 const ecopt_backend *ecopt_backend_get(void) {
     pthread_once(&backend_once, backend_choose);
     return chosen;

@@ -6,15 +6,13 @@
 #include "ct.h"
 #include "curve/scalar.h"
 #include "ecopt/ecopt.h"
+#include "proto/ed25519_internal.h"
 #include "proto/sha512.h"
 #include "rng.h"
 
 /* Layout of ecopt_ed25519_secretkey.opaque. */
 enum { SK_SEED = 0, SK_S = 32, SK_PREFIX = 64, SK_A = 96 };
 
-/* Which member of the family: pure Ed25519 has no dom2 prefix; ctx and ph use dom2(F, C) with F = 0 and 1
- * (RFC 8032 section 5.1). */
-typedef enum { ED_PURE = -1, ED_CTX = 0, ED_PH = 1 } ed_variant;
 
 size_t ecopt_ed25519_seedbytes(void) {
     return ECOPT_ED25519_SEEDBYTES;
@@ -27,7 +25,11 @@ size_t ecopt_ed25519_signaturebytes(void) {
 }
 
 int ecopt_ed25519_keypair_from_seed(ecopt_ed25519_secretkey *sk, uint8_t pub[32], const uint8_t seed[32]) {
-    const ecopt_backend *be = ecopt_backend_get();
+    return ecopt_ed25519_keypair_from_seed_be(ecopt_backend_get(), sk, pub, seed);
+}
+
+int ecopt_ed25519_keypair_from_seed_be(const ecopt_backend *be, ecopt_ed25519_secretkey *sk, uint8_t pub[32],
+                                       const uint8_t seed[32]) {
     uint8_t h[64], seed_copy[32], a[32];
     int rc = ECOPT_ERR_UNSUPPORTED;
     memcpy(seed_copy, seed, 32); /* seed may lie inside *sk */
@@ -118,9 +120,8 @@ static int challenge(uint8_t k[32], const ed_input *in, const uint8_t r[32], con
     return rc;
 }
 
-static int sign(uint8_t sig[64], ed_variant v, const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
-                const ecopt_ed25519_secretkey *sk) {
-    const ecopt_backend *be = ecopt_backend_get();
+int ecopt_ed25519_sign_be(const ecopt_backend *be, uint8_t sig[64], ed_variant v, const uint8_t *msg, size_t msglen,
+                          const uint8_t *ctx, size_t ctxlen, const ecopt_ed25519_secretkey *sk) {
     ed_input in;
     uint8_t h[64], r[32], rr[32], k[32], s[32];
     int rc = be ? ed_input_init(&in, v, msg, msglen, ctx, ctxlen) : ECOPT_ERR_UNSUPPORTED;
@@ -149,23 +150,22 @@ static int sign(uint8_t sig[64], ed_variant v, const uint8_t *msg, size_t msglen
 }
 
 int ecopt_ed25519_sign(uint8_t sig[64], const uint8_t *msg, size_t msglen, const ecopt_ed25519_secretkey *sk) {
-    return sign(sig, ED_PURE, msg, msglen, NULL, 0, sk);
+    return ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_PURE, msg, msglen, NULL, 0, sk);
 }
 
 int ecopt_ed25519ctx_sign(uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
                           const ecopt_ed25519_secretkey *sk) {
-    return sign(sig, ED_CTX, msg, msglen, ctx, ctxlen, sk);
+    return ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_CTX, msg, msglen, ctx, ctxlen, sk);
 }
 
 int ecopt_ed25519ph_sign(uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
                          const ecopt_ed25519_secretkey *sk) {
-    return sign(sig, ED_PH, msg, msglen, ctx, ctxlen, sk);
+    return ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_PH, msg, msglen, ctx, ctxlen, sk);
 }
 
-/* vartime: signature, message, context and public key are public. */
-static int verify(const uint8_t sig[64], ed_variant v, const uint8_t *msg, size_t msglen, const uint8_t *ctx,
-                  size_t ctxlen, const uint8_t pub[32], ecopt_verify_policy policy) {
-    const ecopt_backend *be = ecopt_backend_get();
+int ecopt_ed25519_verify_be(const ecopt_backend *be, const uint8_t sig[64], ed_variant v, const uint8_t *msg,
+                            size_t msglen, const uint8_t *ctx, size_t ctxlen, const uint8_t pub[32],
+                            ecopt_verify_policy policy) {
     ed_input in;
     uint8_t k[32];
     if (be == NULL) return ECOPT_ERR_UNSUPPORTED;
@@ -176,19 +176,19 @@ static int verify(const uint8_t sig[64], ed_variant v, const uint8_t *msg, size_
 }
 
 int ecopt_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t pub[32]) {
-    return verify(sig, ED_PURE, msg, msglen, NULL, 0, pub, ECOPT_POLICY_STRICT);
+    return ecopt_ed25519_verify_be(ecopt_backend_get(), sig, ED_PURE, msg, msglen, NULL, 0, pub, ECOPT_POLICY_STRICT);
 }
 
 int ecopt_ed25519ctx_verify(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx,
                             size_t ctxlen, const uint8_t pub[32]) {
-    return verify(sig, ED_CTX, msg, msglen, ctx, ctxlen, pub, ECOPT_POLICY_STRICT);
+    return ecopt_ed25519_verify_be(ecopt_backend_get(), sig, ED_CTX, msg, msglen, ctx, ctxlen, pub, ECOPT_POLICY_STRICT);
 }
 
 int ecopt_ed25519ph_verify(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx,
                            size_t ctxlen, const uint8_t pub[32]) {
-    return verify(sig, ED_PH, msg, msglen, ctx, ctxlen, pub, ECOPT_POLICY_STRICT);
+    return ecopt_ed25519_verify_be(ecopt_backend_get(), sig, ED_PH, msg, msglen, ctx, ctxlen, pub, ECOPT_POLICY_STRICT);
 }
 
 int ecopt_ed25519_verify_zip215(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t pub[32]) {
-    return verify(sig, ED_PURE, msg, msglen, NULL, 0, pub, ECOPT_POLICY_ZIP215);
+    return ecopt_ed25519_verify_be(ecopt_backend_get(), sig, ED_PURE, msg, msglen, NULL, 0, pub, ECOPT_POLICY_ZIP215);
 }
