@@ -1,0 +1,703 @@
+/* ecopt.c — the ecopt command: keys, Ed25519 signatures and X25519 agreement from the shell.
+ *
+ *   ecopt keygen ed25519|x25519 -o KEY.pem
+ *   ecopt pubkey -i KEY.pem [-o PUB.pem]
+ *   ecopt sign   -k KEY.pem -i FILE -o SIG [--context STR | --context-hex HEX] [--prehash] [--hex]
+ *   ecopt verify -p PUB.pem -i FILE -s SIG [--context STR | --context-hex HEX] [--prehash] [--hex]
+ *   ecopt x25519 -k KEY.pem -p PEER.pem [-o SECRET] [--hex]
+ *   ecopt version
+ *
+ * All cryptography is libecopt's; libcrypto reads and writes the PEM files (keyfile.c). Exit codes and message
+ * format: cli.h. Every command reads and checks all of its input before it writes anything. */
+#define _XOPEN_SOURCE 700
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <ecopt/ecopt.h>
+
+#include "cli.h"
+
+/* ---- help -------------------------------------------------------------------------------------------------- */
+
+static const char main_help[] =
+    "usage: ecopt <command> [options]\n"
+    "\n"
+    "Ed25519 signatures and X25519 key agreement with libecopt; keys are PEM files (RFC 8410).\n"
+    "\n"
+    "commands:\n"
+    "  keygen ed25519|x25519 -o KEY.pem     make a private key (PKCS#8, mode 0600)\n"
+    "  pubkey -i KEY.pem [-o PUB.pem]       write the public key of a private key\n"
+    "  sign   -k KEY.pem -i FILE -o SIG     sign FILE with an Ed25519 key\n"
+    "  verify -p PUB.pem -i FILE -s SIG     check an Ed25519 signature\n"
+    "  x25519 -k KEY.pem -p PEER.pem        X25519 shared secret with a peer's public key\n"
+    "  version                              library version and field backends\n"
+    "  help [COMMAND]                       this text, or a command's\n"
+    "\n"
+    "'ecopt COMMAND --help' describes a command. A FILE of '-' is standard input or output.\n"
+    "\n"
+    "exit status: 0 success; 1 a signature does not verify; 2 bad usage or bad input;\n"
+    "             3 the environment failed (writing output, random numbers, memory).\n"
+    "environment: ECOPT_BACKEND=NAME picks a field backend (see 'ecopt version'); unknown names are an error.\n";
+
+static const char keygen_help[] =
+    "usage: ecopt keygen ed25519|x25519 -o KEY.pem\n"
+    "\n"
+    "Make a new private key from getrandom(2) and write it as an unencrypted PKCS#8 v1 PEM file\n"
+    "(RFC 8410) with mode 0600. An Ed25519 key holds the 32-byte seed of RFC 8032; an X25519 key the\n"
+    "32-byte scalar of RFC 7748. 'ecopt pubkey' writes the matching public key.\n"
+    "\n"
+    "options:\n"
+    "  -o, --out KEY.pem   the file to write ('-': standard output)\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "example:\n"
+    "  ecopt keygen ed25519 -o alice.pem && ecopt pubkey -i alice.pem -o alice.pub.pem\n";
+
+static const char pubkey_help[] =
+    "usage: ecopt pubkey -i KEY.pem [-o PUB.pem]\n"
+    "\n"
+    "Write the public key (SubjectPublicKeyInfo PEM, RFC 8410) of an Ed25519 or X25519 private key.\n"
+    "A public key given as input is written out unchanged in content.\n"
+    "\n"
+    "options:\n"
+    "  -i, --in KEY.pem    the private key ('-': standard input)\n"
+    "  -o, --out PUB.pem   where to write the public key (default: standard output)\n"
+    "  -h, --help          this text\n";
+
+static const char sign_help[] =
+    "usage: ecopt sign -k KEY.pem -i FILE -o SIG [--context STR | --context-hex HEX] [--prehash] [--hex]\n"
+    "\n"
+    "Sign FILE with an Ed25519 private key (RFC 8032, deterministic). The variant follows the options:\n"
+    "  neither --context nor --prehash   Ed25519 (pure)\n"
+    "  --context C                       Ed25519ctx with context C (1 to 255 bytes)\n"
+    "  --prehash [--context C]           Ed25519ph: signs SHA-512(FILE), context 0 to 255 bytes\n"
+    "The signature is 64 raw bytes, or 128 hex digits and a newline with --hex.\n"
+    "\n"
+    "options:\n"
+    "  -k, --key KEY.pem       Ed25519 private key (PKCS#8 PEM)\n"
+    "  -i, --in FILE           the message ('-': standard input)\n"
+    "  -o, --out SIG           where to write the signature ('-': standard output)\n"
+    "      --context STR       the context: the bytes of STR\n"
+    "      --context-hex HEX   the context, given in hex\n"
+    "      --prehash           Ed25519ph\n"
+    "      --hex               write the signature in hex\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "example:\n"
+    "  ecopt sign -k alice.pem -i report.pdf -o report.sig\n";
+
+static const char verify_help[] =
+    "usage: ecopt verify -p PUB.pem -i FILE -s SIG [--context STR | --context-hex HEX] [--prehash] [--hex]\n"
+    "\n"
+    "Check an Ed25519 signature on FILE. The variant options must match the ones used to sign (see\n"
+    "'ecopt sign --help'). Verification is strict: canonical encodings of the public key A and of R,\n"
+    "neither of small order, S < l, and the cofactored equation [8][S]B = [8]R + [8][k]A.\n"
+    "Prints 'Signature OK' and exits 0, or names the failed rule and exits 1.\n"
+    "\n"
+    "options:\n"
+    "  -p, --pub PUB.pem       Ed25519 public key (a private key is accepted too)\n"
+    "  -i, --in FILE           the message ('-': standard input)\n"
+    "  -s, --sig SIG           the signature: 64 raw bytes, or 128 hex digits with --hex\n"
+    "      --context STR       the context: the bytes of STR\n"
+    "      --context-hex HEX   the context, given in hex\n"
+    "      --prehash           Ed25519ph\n"
+    "      --hex               the signature file is hex\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "example:\n"
+    "  ecopt verify -p alice.pub.pem -i report.pdf -s report.sig\n";
+
+static const char x25519_help[] =
+    "usage: ecopt x25519 -k KEY.pem -p PEER.pem [-o SECRET] [--hex]\n"
+    "\n"
+    "Compute the X25519 shared secret (RFC 7748) of your private key and a peer's public key: 32 raw\n"
+    "bytes, or 64 hex digits and a newline with --hex. Both sides get the same secret. A peer key of\n"
+    "small order (all-zero secret) is refused. Hash the secret before using it as a key.\n"
+    "\n"
+    "options:\n"
+    "  -k, --key KEY.pem     your X25519 private key (PKCS#8 PEM)\n"
+    "  -p, --peer PEER.pem   the peer's X25519 public key (a private key is accepted too)\n"
+    "  -o, --out SECRET      where to write the secret, mode 0600 (default: standard output)\n"
+    "      --hex             write the secret in hex\n"
+    "  -h, --help            this text\n"
+    "\n"
+    "example:\n"
+    "  ecopt x25519 -k alice-x.pem -p bob-x.pub.pem --hex\n";
+
+static const char version_help[] =
+    "usage: ecopt version\n"
+    "\n"
+    "Print the libecopt version, the field backend in use and the backends compiled in.\n"
+    "ECOPT_BACKEND=NAME selects a backend; an unknown or unavailable name is an error (exit 2).\n";
+
+/* ---- options ----------------------------------------------------------------------------------------------- */
+
+typedef struct opt {
+    const char *shortname; /* "-k", or NULL */
+    const char *longname;  /* "--key" */
+    int has_arg;
+    const char *value;     /* the argument, when given */
+    int given;
+} opt;
+
+#define PARSE_HELP (-1)
+
+/* Parse args against opts; positional arguments go to pos (at most maxpos). Returns CLI_OK, PARSE_HELP when
+ * -h/--help was given, or CLI_USAGE after printing why. Accepts "--long=value" and "--" (end of options). */
+static int parse_opts(int argc, char **argv, opt *opts, size_t nopts, const char **pos, size_t maxpos,
+                      size_t *npos)
+{
+    int i, only_pos = 0;
+    *npos = 0;
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *eq = NULL;
+        size_t j, namelen;
+        opt *o = NULL;
+
+        if (only_pos || a[0] != '-' || strcmp(a, "-") == 0) {
+            if (*npos == maxpos)
+                return cli_fail(CLI_USAGE, a, "unexpected argument (see 'ecopt %s --help')", cli_cmd);
+            pos[(*npos)++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_pos = 1;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+            return PARSE_HELP;
+        if (a[1] == '-') {
+            eq = strchr(a, '=');
+        }
+        namelen = eq ? (size_t)(eq - a) : strlen(a);
+        for (j = 0; j < nopts; j++) {
+            const char *n = a[1] == '-' ? opts[j].longname : opts[j].shortname;
+            if (n != NULL && strlen(n) == namelen && strncmp(n, a, namelen) == 0) {
+                o = &opts[j];
+                break;
+            }
+        }
+        if (o == NULL)
+            return cli_fail(CLI_USAGE, a, "unknown option (see 'ecopt %s --help')", cli_cmd);
+        if (o->given)
+            return cli_fail(CLI_USAGE, o->longname, "given more than once");
+        o->given = 1;
+        if (!o->has_arg) {
+            if (eq != NULL)
+                return cli_fail(CLI_USAGE, o->longname, "takes no value");
+            continue;
+        }
+        if (eq != NULL) {
+            o->value = eq + 1;
+        } else {
+            if (i + 1 >= argc)
+                return cli_fail(CLI_USAGE, a, "needs a value");
+            o->value = argv[++i];
+        }
+    }
+    return CLI_OK;
+}
+
+static int need(const opt *o, const char *what)
+{
+    if (o->given)
+        return CLI_OK;
+    return cli_fail(CLI_USAGE, o->shortname ? o->shortname : o->longname, "missing: %s (see 'ecopt %s --help')",
+                    what, cli_cmd);
+}
+
+/* Standard input can feed one input only. */
+static int one_stdin(const opt *a, const opt *b, const opt *c)
+{
+    int n = (a && a->given && strcmp(a->value, "-") == 0) + (b && b->given && strcmp(b->value, "-") == 0) +
+            (c && c->given && strcmp(c->value, "-") == 0);
+    if (n > 1)
+        return cli_fail(CLI_USAGE, "-", "standard input can be used for one input only");
+    return CLI_OK;
+}
+
+/* Raw bytes on a terminal are unreadable and may be secret: ask for --hex or a file instead. */
+static int no_binary_to_tty(const char *out, int hex)
+{
+    if (!hex && strcmp(out, "-") == 0 && isatty(STDOUT_FILENO))
+        return cli_fail(CLI_USAGE, "standard output", "is a terminal; use --hex or -o FILE for binary output");
+    return CLI_OK;
+}
+
+/* ---- library results --------------------------------------------------------------------------------------- */
+
+/* Choose the field backend (ECOPT_BACKEND) before any work, so a bad name fails first and clearly. */
+static int backend_init(void)
+{
+    int rc = ecopt_backend_init();
+    const char *env;
+    char what[80];
+    if (rc == ECOPT_OK)
+        return CLI_OK;
+    env = getenv("ECOPT_BACKEND");
+    if (rc == ECOPT_ERR_UNSUPPORTED && env != NULL && env[0] != '\0') {
+        snprintf(what, sizeof what, "ECOPT_BACKEND=%.60s", env);
+        return cli_fail(CLI_USAGE, what, "unknown or unavailable backend (compiled in: %s)", ecopt_backend_list());
+    }
+    return cli_fail(CLI_USAGE, "ECOPT_BACKEND", "no backend available: %s", ecopt_strerror(rc));
+}
+
+/* A library failure other than the ones a command handles itself. */
+static int lib_fail(int rc, const char *what)
+{
+    switch (rc) {
+    case ECOPT_ERR_RNG:
+        return cli_fail(CLI_ENV, what, "cannot get random bytes: %s", ecopt_strerror(rc));
+    case ECOPT_ERR_NOMEM:
+        return cli_fail(CLI_ENV, what, "%s", ecopt_strerror(rc));
+    case ECOPT_ERR_UNSUPPORTED:
+        return cli_fail(CLI_USAGE, what, "%s", ecopt_strerror(rc));
+    default:
+        return cli_fail(CLI_ENV, what, "unexpected library error %d: %s", rc, ecopt_strerror(rc));
+    }
+}
+
+/* ---- contexts (Ed25519ctx, Ed25519ph) ---------------------------------------------------------------------- */
+
+typedef struct variant {
+    int prehash;
+    int has_ctx;
+    uint8_t ctx[ECOPT_ED25519_CONTEXTMAXBYTES];
+    size_t ctxlen;
+} variant;
+
+static const char *variant_name(const variant *v)
+{
+    return v->prehash ? "Ed25519ph" : v->has_ctx ? "Ed25519ctx" : "Ed25519";
+}
+
+static int get_variant(const opt *ctx, const opt *ctxhex, const opt *prehash, variant *v)
+{
+    memset(v, 0, sizeof *v);
+    v->prehash = prehash->given;
+    if (ctx->given && ctxhex->given)
+        return cli_fail(CLI_USAGE, "--context-hex", "cannot be combined with --context");
+    if (ctx->given) {
+        size_t n = strlen(ctx->value);
+        if (n > ECOPT_ED25519_CONTEXTMAXBYTES)
+            return cli_fail(CLI_USAGE, "--context", "%zu bytes long; a context has at most %d", n,
+                            ECOPT_ED25519_CONTEXTMAXBYTES);
+        memcpy(v->ctx, ctx->value, n);
+        v->ctxlen = n;
+        v->has_ctx = 1;
+    } else if (ctxhex->given) {
+        size_t n = strlen(ctxhex->value);
+        uint8_t check[1];
+        size_t i;
+        for (i = 0; i + 1 < n; i += 2)
+            if (cli_hex_decode(check, ctxhex->value + i, 2) != 0)
+                break;
+        if (n % 2 != 0 || i < n)
+            return cli_fail(CLI_USAGE, "--context-hex", "not a hex string (an even number of hex digits)");
+        if (n / 2 > ECOPT_ED25519_CONTEXTMAXBYTES)
+            return cli_fail(CLI_USAGE, "--context-hex", "%zu bytes long; a context has at most %d", n / 2,
+                            ECOPT_ED25519_CONTEXTMAXBYTES);
+        (void)cli_hex_decode(v->ctx, ctxhex->value, n);
+        v->ctxlen = n / 2;
+        v->has_ctx = 1;
+    }
+    if (v->has_ctx && v->ctxlen == 0 && !v->prehash)
+        return cli_fail(CLI_USAGE, ctx->given ? "--context" : "--context-hex",
+                        "empty; Ed25519ctx needs 1 to 255 bytes (omit it for pure Ed25519)");
+    return CLI_OK;
+}
+
+/* ---- commands ---------------------------------------------------------------------------------------------- */
+
+static int cmd_keygen(int argc, char **argv)
+{
+    opt opts[] = { { "-o", "--out", 1, NULL, 0 } };
+    const char *pos[1];
+    size_t npos;
+    cli_key key;
+    int rc;
+
+    rc = parse_opts(argc, argv, opts, 1, pos, 1, &npos);
+    if (rc == PARSE_HELP)
+        return fputs(keygen_help, stdout), CLI_OK;
+    if (rc != CLI_OK)
+        return rc;
+    if (npos == 0)
+        return cli_fail(CLI_USAGE, "TYPE", "missing: ed25519 or x25519 (see 'ecopt keygen --help')");
+    memset(&key, 0, sizeof key);
+    if (strcasecmp(pos[0], "ed25519") == 0)
+        key.type = CLI_KEY_ED25519;
+    else if (strcasecmp(pos[0], "x25519") == 0)
+        key.type = CLI_KEY_X25519;
+    else
+        return cli_fail(CLI_USAGE, pos[0], "unknown key type; use ed25519 or x25519");
+    if ((rc = need(&opts[0], "the output file")) != CLI_OK)
+        return rc;
+    if ((rc = backend_init()) != CLI_OK)
+        return rc;
+
+    if (key.type == CLI_KEY_ED25519) {
+        ecopt_ed25519_secretkey sk;
+        rc = ecopt_ed25519_keygen(key.priv, &sk, key.pub);
+        ecopt_ed25519_secretkey_wipe(&sk);
+    } else {
+        rc = ecopt_x25519_keygen(key.priv, key.pub);
+    }
+    key.has_private = 1;
+    if (rc != ECOPT_OK)
+        rc = lib_fail(rc, rc == ECOPT_ERR_RNG ? "getrandom" : pos[0]);
+    else
+        rc = cli_key_write_private(opts[0].value, &key);
+    cli_key_wipe(&key);
+    return rc;
+}
+
+static int cmd_pubkey(int argc, char **argv)
+{
+    opt opts[] = { { "-i", "--in", 1, NULL, 0 }, { "-o", "--out", 1, NULL, 0 } };
+    size_t npos;
+    cli_key key;
+    int rc;
+
+    rc = parse_opts(argc, argv, opts, 2, NULL, 0, &npos);
+    if (rc == PARSE_HELP)
+        return fputs(pubkey_help, stdout), CLI_OK;
+    if (rc != CLI_OK)
+        return rc;
+    if ((rc = need(&opts[0], "the private key file")) != CLI_OK)
+        return rc;
+    if ((rc = backend_init()) != CLI_OK)
+        return rc;
+    rc = cli_key_load_any(opts[0].value, &key);
+    if (rc == CLI_OK)
+        rc = cli_key_write_public(opts[1].given ? opts[1].value : "-", &key);
+    cli_key_wipe(&key);
+    return rc;
+}
+
+static int cmd_sign(int argc, char **argv)
+{
+    opt opts[] = { { "-k", "--key", 1, NULL, 0 },         { "-i", "--in", 1, NULL, 0 },
+                   { "-o", "--out", 1, NULL, 0 },         { NULL, "--context", 1, NULL, 0 },
+                   { NULL, "--context-hex", 1, NULL, 0 }, { NULL, "--prehash", 0, NULL, 0 },
+                   { NULL, "--hex", 0, NULL, 0 } };
+    opt *o_key = &opts[0], *o_in = &opts[1], *o_out = &opts[2], *o_hex = &opts[6];
+    size_t npos, msglen = 0;
+    uint8_t *msg = NULL;
+    uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES];
+    char hex[2 * ECOPT_ED25519_SIGNATUREBYTES + 2];
+    ecopt_ed25519_secretkey sk;
+    variant v;
+    cli_key key;
+    int rc;
+
+    rc = parse_opts(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos);
+    if (rc == PARSE_HELP)
+        return fputs(sign_help, stdout), CLI_OK;
+    if (rc != CLI_OK)
+        return rc;
+    if ((rc = need(o_key, "the private key file")) != CLI_OK || (rc = need(o_in, "the file to sign")) != CLI_OK ||
+        (rc = need(o_out, "the signature file")) != CLI_OK)
+        return rc;
+    if ((rc = get_variant(&opts[3], &opts[4], &opts[5], &v)) != CLI_OK ||
+        (rc = one_stdin(o_key, o_in, NULL)) != CLI_OK || (rc = no_binary_to_tty(o_out->value, o_hex->given)) != CLI_OK)
+        return rc;
+    if ((rc = backend_init()) != CLI_OK)
+        return rc;
+
+    memset(&sk, 0, sizeof sk);
+    rc = cli_key_load(o_key->value, CLI_KEY_ED25519, 1, &key);
+    if (rc != CLI_OK)
+        goto out;
+    rc = ecopt_ed25519_keypair_from_seed(&sk, NULL, key.priv);
+    if (rc != ECOPT_OK) {
+        rc = lib_fail(rc, o_key->value);
+        goto out;
+    }
+    rc = cli_read_file(o_in->value, 0, 0, NULL, &msg, &msglen);
+    if (rc != CLI_OK)
+        goto out;
+
+    if (v.prehash)
+        rc = ecopt_ed25519ph_sign(sig, msg, msglen, v.ctx, v.ctxlen, &sk);
+    else if (v.has_ctx)
+        rc = ecopt_ed25519ctx_sign(sig, msg, msglen, v.ctx, v.ctxlen, &sk);
+    else
+        rc = ecopt_ed25519_sign(sig, msg, msglen, &sk);
+    if (rc != ECOPT_OK) {
+        rc = rc == ECOPT_ERR_LENGTH ? cli_fail(CLI_USAGE, "--context", "%s", ecopt_strerror(rc))
+                                    : lib_fail(rc, o_key->value);
+        goto out;
+    }
+    if (o_hex->given) {
+        cli_hex_encode(hex, sig, sizeof sig);
+        hex[2 * sizeof sig] = '\n';
+        rc = cli_write_file(o_out->value, (const uint8_t *)hex, 2 * sizeof sig + 1, 0);
+    } else {
+        rc = cli_write_file(o_out->value, sig, sizeof sig, 0);
+    }
+out:
+    ecopt_ed25519_secretkey_wipe(&sk);
+    cli_key_wipe(&key);
+    cli_free_buffer(msg, msglen, 0);
+    return rc;
+}
+
+/* Read a signature file: 64 raw bytes, or (hex) 128 hex digits and an optional newline. */
+static int read_signature(const char *path, int hex, uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES])
+{
+    const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
+    uint8_t *buf;
+    size_t len, n;
+    int rc = cli_read_file(path, 4096, 0, "a signature", &buf, &len);
+    if (rc != CLI_OK)
+        return rc;
+    if (hex) {
+        n = len;
+        if (n > 0 && buf[n - 1] == '\n')
+            n--;
+        if (n > 0 && buf[n - 1] == '\r')
+            n--;
+        if (n != 2 * ECOPT_ED25519_SIGNATUREBYTES)
+            rc = cli_fail(CLI_USAGE, name, "%zu characters; a hex signature is 128 hex digits (and a newline)", n);
+        else if (cli_hex_decode(sig, (const char *)buf, n) != 0)
+            rc = cli_fail(CLI_USAGE, name, "not a hex signature (a character other than 0-9, a-f)");
+    } else if (len != ECOPT_ED25519_SIGNATUREBYTES) {
+        uint8_t tmp[ECOPT_ED25519_SIGNATUREBYTES];
+        n = len;
+        if (n > 0 && buf[n - 1] == '\n')
+            n--;
+        if (n == 2 * ECOPT_ED25519_SIGNATUREBYTES && cli_hex_decode(tmp, (const char *)buf, n) == 0)
+            rc = cli_fail(CLI_USAGE, name, "%zu bytes; an Ed25519 signature is 64 (this one looks like hex: "
+                          "use --hex)", len);
+        else
+            rc = cli_fail(CLI_USAGE, name, "%zu bytes; an Ed25519 signature is 64", len);
+    } else {
+        memcpy(sig, buf, ECOPT_ED25519_SIGNATUREBYTES);
+    }
+    cli_free_buffer(buf, len, 0);
+    return rc;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+    opt opts[] = { { "-p", "--pub", 1, NULL, 0 },         { "-i", "--in", 1, NULL, 0 },
+                   { "-s", "--sig", 1, NULL, 0 },         { NULL, "--context", 1, NULL, 0 },
+                   { NULL, "--context-hex", 1, NULL, 0 }, { NULL, "--prehash", 0, NULL, 0 },
+                   { NULL, "--hex", 0, NULL, 0 } };
+    opt *o_pub = &opts[0], *o_in = &opts[1], *o_sig = &opts[2], *o_hex = &opts[6];
+    size_t npos, msglen = 0;
+    uint8_t *msg = NULL;
+    uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES];
+    const char *rule, *detail;
+    variant v;
+    cli_key key;
+    int rc;
+
+    rc = parse_opts(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos);
+    if (rc == PARSE_HELP)
+        return fputs(verify_help, stdout), CLI_OK;
+    if (rc != CLI_OK)
+        return rc;
+    if ((rc = need(o_pub, "the public key file")) != CLI_OK || (rc = need(o_in, "the signed file")) != CLI_OK ||
+        (rc = need(o_sig, "the signature file")) != CLI_OK)
+        return rc;
+    if ((rc = get_variant(&opts[3], &opts[4], &opts[5], &v)) != CLI_OK ||
+        (rc = one_stdin(o_pub, o_in, o_sig)) != CLI_OK)
+        return rc;
+    if ((rc = backend_init()) != CLI_OK)
+        return rc;
+
+    memset(&key, 0, sizeof key);
+    if ((rc = cli_key_load(o_pub->value, CLI_KEY_ED25519, 0, &key)) != CLI_OK ||
+        (rc = read_signature(o_sig->value, o_hex->given, sig)) != CLI_OK ||
+        (rc = cli_read_file(o_in->value, 0, 0, NULL, &msg, &msglen)) != CLI_OK)
+        goto out;
+
+    if (v.prehash)
+        rc = ecopt_ed25519ph_verify(sig, msg, msglen, v.ctx, v.ctxlen, key.pub);
+    else if (v.has_ctx)
+        rc = ecopt_ed25519ctx_verify(sig, msg, msglen, v.ctx, v.ctxlen, key.pub);
+    else
+        rc = ecopt_ed25519_verify(sig, msg, msglen, key.pub);
+
+    switch (rc) {
+    case ECOPT_OK:
+        printf("Signature OK (%s)\n", variant_name(&v));
+        rc = CLI_OK;
+        goto out;
+    /* The rule that failed (policy in ecopt.h). The library does not say whether A or R failed a point check. */
+    case ECOPT_ERR_ENCODING:
+        rule = "encoding";
+        detail = "public key A or R not canonical, or S >= l";
+        break;
+    case ECOPT_ERR_SMALL_ORDER:
+        rule = "small order";
+        detail = "public key A or R";
+        break;
+    case ECOPT_ERR_VERIFY:
+        rule = "equation";
+        detail = "wrong key, message, context or variant?";
+        break;
+    case ECOPT_ERR_LENGTH:
+        rc = cli_fail(CLI_USAGE, "--context", "%s", ecopt_strerror(rc));
+        goto out;
+    default:
+        rc = lib_fail(rc, o_sig->value);
+        goto out;
+    }
+    rc = cli_fail(CLI_NO, strcmp(o_sig->value, "-") == 0 ? "standard input" : o_sig->value,
+                  "%s signature rejected, %s: %s (%s)", variant_name(&v), rule, ecopt_strerror(rc), detail);
+out:
+    cli_key_wipe(&key);
+    cli_free_buffer(msg, msglen, 0);
+    return rc;
+}
+
+static int cmd_x25519(int argc, char **argv)
+{
+    opt opts[] = { { "-k", "--key", 1, NULL, 0 },
+                   { "-p", "--peer", 1, NULL, 0 },
+                   { "-o", "--out", 1, NULL, 0 },
+                   { NULL, "--hex", 0, NULL, 0 } };
+    opt *o_key = &opts[0], *o_peer = &opts[1], *o_out = &opts[2], *o_hex = &opts[3];
+    const char *out;
+    uint8_t secret[ECOPT_X25519_BYTES];
+    char hex[2 * ECOPT_X25519_BYTES + 2];
+    cli_key key, peer;
+    size_t npos;
+    int rc;
+
+    rc = parse_opts(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos);
+    if (rc == PARSE_HELP)
+        return fputs(x25519_help, stdout), CLI_OK;
+    if (rc != CLI_OK)
+        return rc;
+    if ((rc = need(o_key, "your private key file")) != CLI_OK || (rc = need(o_peer, "the peer's public key file")) != CLI_OK)
+        return rc;
+    out = o_out->given ? o_out->value : "-";
+    if ((rc = one_stdin(o_key, o_peer, NULL)) != CLI_OK || (rc = no_binary_to_tty(out, o_hex->given)) != CLI_OK)
+        return rc;
+    if ((rc = backend_init()) != CLI_OK)
+        return rc;
+
+    memset(&key, 0, sizeof key);
+    memset(&peer, 0, sizeof peer);
+    memset(secret, 0, sizeof secret);
+    memset(hex, 0, sizeof hex);
+    if ((rc = cli_key_load(o_key->value, CLI_KEY_X25519, 1, &key)) != CLI_OK ||
+        (rc = cli_key_load(o_peer->value, CLI_KEY_X25519, 0, &peer)) != CLI_OK)
+        goto out;
+    rc = ecopt_x25519(secret, key.priv, peer.pub);
+    if (rc == ECOPT_ERR_SMALL_ORDER) {
+        rc = cli_fail(CLI_USAGE, strcmp(o_peer->value, "-") == 0 ? "standard input" : o_peer->value,
+                      "the peer's public key has small order (the shared secret would be all zero): %s",
+                      ecopt_strerror(rc));
+        goto out;
+    }
+    if (rc != ECOPT_OK) {
+        rc = lib_fail(rc, o_key->value);
+        goto out;
+    }
+    if (o_hex->given) {
+        cli_hex_encode(hex, secret, sizeof secret);
+        hex[2 * sizeof secret] = '\n';
+        rc = cli_write_file(out, (const uint8_t *)hex, 2 * sizeof secret + 1, 1);
+    } else {
+        rc = cli_write_file(out, secret, sizeof secret, 1);
+    }
+out:
+    cli_wipe(secret, sizeof secret);
+    cli_wipe(hex, sizeof hex);
+    cli_key_wipe(&key);
+    cli_key_wipe(&peer);
+    return rc;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+    size_t npos;
+    const char *name;
+    int rc = parse_opts(argc, argv, NULL, 0, NULL, 0, &npos);
+    if (rc == PARSE_HELP)
+        return fputs(version_help, stdout), CLI_OK;
+    if (rc != CLI_OK)
+        return rc;
+    printf("ecopt %s\n", ecopt_version());
+    fflush(stdout);
+    if ((rc = backend_init()) != CLI_OK)
+        return rc;
+    name = ecopt_backend_name();
+    printf("backend: %s\n", name ? name : "(none)");
+    printf("compiled in: %s\n", ecopt_backend_list());
+    return CLI_OK;
+}
+
+/* ---- main -------------------------------------------------------------------------------------------------- */
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help;
+} command;
+
+static const command commands[] = {
+    { "keygen", cmd_keygen, keygen_help }, { "pubkey", cmd_pubkey, pubkey_help },
+    { "sign", cmd_sign, sign_help },       { "verify", cmd_verify, verify_help },
+    { "x25519", cmd_x25519, x25519_help }, { "version", cmd_version, version_help },
+};
+
+static const command *find_command(const char *name)
+{
+    size_t i;
+    for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* Output that cannot be written is a failure of the environment, also for text printed with stdio. */
+static int finish(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (rc == CLI_OK)
+            rc = cli_fail(CLI_ENV, "standard output", "cannot write");
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const command *c;
+
+    if (argc < 2)
+        return cli_fail(CLI_USAGE, NULL, "missing command (see 'ecopt --help')");
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
+        return fputs(main_help, stdout), finish(CLI_OK);
+    if (strcmp(argv[1], "--version") == 0)
+        argv[1] = (char *)"version";
+    if (strcmp(argv[1], "help") == 0) {
+        cli_cmd = "help";
+        if (argc == 2)
+            return fputs(main_help, stdout), finish(CLI_OK);
+        if (argc > 3)
+            return cli_fail(CLI_USAGE, argv[3], "unexpected argument (usage: ecopt help [COMMAND])");
+        if (strcmp(argv[2], "help") == 0)
+            return fputs(main_help, stdout), finish(CLI_OK);
+        c = find_command(argv[2]);
+        if (c == NULL)
+            return cli_fail(CLI_USAGE, argv[2], "unknown command (see 'ecopt --help')");
+        return fputs(c->help, stdout), finish(CLI_OK);
+    }
+    c = find_command(argv[1]);
+    if (c == NULL)
+        return cli_fail(CLI_USAGE, argv[1], "unknown command (see 'ecopt --help')");
+    cli_cmd = c->name;
+    cli_install_signal_cleanup();
+    return finish(c->run(argc - 2, argv + 2));
+}

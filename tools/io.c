@@ -1,0 +1,289 @@
+/* io.c — diagnostics, whole-file reads, atomic writes and hex for the ecopt command. */
+#define _XOPEN_SOURCE 700
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+
+#include "cli.h"
+
+const char *cli_cmd = "";
+
+int cli_fail(int code, const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    if (cli_cmd[0] != '\0')
+        fprintf(stderr, "ecopt %s: ", cli_cmd);
+    else
+        fprintf(stderr, "ecopt: ");
+    if (what != NULL)
+        fprintf(stderr, "%s: ", what);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+void cli_wipe(void *p, size_t n)
+{
+    if (p != NULL && n != 0)
+        OPENSSL_cleanse(p, n);
+}
+
+/* ---- reading ----------------------------------------------------------------------------------------------- */
+
+void cli_free_buffer(uint8_t *buf, size_t len, int secret)
+{
+    if (buf == NULL)
+        return;
+    if (secret)
+        cli_wipe(buf, len);
+    free(buf);
+}
+
+/* Grow *buf from *cap to at least need bytes. realloc would leave a copy of a secret in freed memory, so secret
+ * buffers move by hand: allocate, copy, wipe the old one, free it. */
+static int grow(uint8_t **buf, size_t *cap, size_t used, size_t need, int secret)
+{
+    size_t ncap = *cap ? *cap : 4096;
+    uint8_t *nbuf;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2)
+            return -1;
+        ncap *= 2;
+    }
+    if (!secret) {
+        nbuf = realloc(*buf, ncap);
+        if (nbuf == NULL)
+            return -1;
+    } else {
+        nbuf = malloc(ncap);
+        if (nbuf == NULL)
+            return -1;
+        if (used)
+            memcpy(nbuf, *buf, used);
+        cli_free_buffer(*buf, *cap, 1);
+    }
+    *buf = nbuf;
+    *cap = ncap;
+    return 0;
+}
+
+int cli_read_file(const char *path, size_t max, int secret, const char *what_max, uint8_t **out, size_t *outlen)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "standard input" : path;
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    uint8_t *buf = NULL;
+    size_t cap = 0, len = 0;
+    int rc = CLI_OK;
+
+    *out = NULL;
+    *outlen = 0;
+    if (fd < 0)
+        return cli_fail(CLI_USAGE, name, "cannot open: %s", strerror(errno));
+    for (;;) {
+        ssize_t n;
+        /* Room for one more byte than max, so that an oversized file is seen without reading all of it. */
+        if (len == cap && grow(&buf, &cap, len, len + 1, secret) != 0) {
+            rc = cli_fail(CLI_ENV, name, "out of memory reading the file");
+            break;
+        }
+        n = read(fd, buf + len, cap - len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = cli_fail(CLI_USAGE, name, "cannot read: %s", strerror(errno));
+            break;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+        if (max != 0 && len > max) {
+            rc = cli_fail(CLI_USAGE, name, "too large for %s (over %zu bytes)", what_max, max);
+            break;
+        }
+    }
+    if (!is_stdin)
+        close(fd);
+    if (rc != CLI_OK) {
+        cli_free_buffer(buf, cap, secret);
+        return rc;
+    }
+    if (buf == NULL) { /* cannot happen (grow ran once), but keep *out non-NULL for callers */
+        buf = malloc(1);
+        if (buf == NULL)
+            return cli_fail(CLI_ENV, name, "out of memory");
+    }
+    /* Bytes past len were never written, so cli_free_buffer(buf, len, secret) wipes every secret byte. */
+    *out = buf;
+    *outlen = len;
+    return CLI_OK;
+}
+
+/* ---- writing ----------------------------------------------------------------------------------------------- */
+
+/* The temporary file being written, removed by the signal handler; empty when there is none. */
+static char tmp_path[PATH_MAX];
+static volatile sig_atomic_t tmp_active;
+
+static void on_signal(int sig)
+{
+    /* unlink, signal and raise are async-signal-safe. */
+    if (tmp_active)
+        unlink(tmp_path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cli_install_signal_cleanup(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa;
+    size_t i;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+static int write_all(int fd, const uint8_t *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int cli_write_file(const char *path, const uint8_t *data, size_t len, int secret)
+{
+    const char *slash;
+    size_t dirlen;
+    int fd, saved;
+    sigset_t block, old;
+
+    if (strcmp(path, "-") == 0) {
+        fflush(stdout); /* keep order with anything printed through stdio */
+        if (write_all(STDOUT_FILENO, data, len) != 0)
+            return cli_fail(CLI_ENV, "standard output", "cannot write: %s", strerror(errno));
+        return CLI_OK;
+    }
+
+    /* "<dir>/.<name>.XXXXXX" next to the target, so that rename() stays within one file system. */
+    slash = strrchr(path, '/');
+    dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    if (path[dirlen] == '\0')
+        return cli_fail(CLI_ENV, path, "cannot write: not a file name");
+    if (snprintf(tmp_path, sizeof tmp_path, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen) >=
+        (int)sizeof tmp_path)
+        return cli_fail(CLI_ENV, path, "cannot write: file name too long");
+
+    /* Block the cleanup signals while the name is registered, so the handler never sees a half-made state. */
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    fd = mkstemp(tmp_path); /* mode 0600 */
+    saved = errno;
+    if (fd >= 0)
+        tmp_active = 1;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (fd < 0)
+        return cli_fail(CLI_ENV, path, "cannot create a file in that directory: %s", strerror(saved));
+
+    if (!secret) {
+        mode_t mask = umask(0);
+        umask(mask);
+        if (fchmod(fd, 0666 & ~mask) != 0)
+            goto fail;
+    }
+    if (write_all(fd, data, len) != 0 || fsync(fd) != 0)
+        goto fail;
+    if (close(fd) != 0) {
+        fd = -1;
+        goto fail;
+    }
+    fd = -1;
+    if (rename(tmp_path, path) != 0)
+        goto fail;
+    tmp_active = 0;
+    /* Make the rename itself durable; a failure here does not undo the write, so it is not an error. */
+    {
+        char dir[PATH_MAX];
+        int dfd;
+        snprintf(dir, sizeof dir, "%.*s", dirlen ? (int)dirlen : 1, dirlen ? path : ".");
+        dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) {
+            (void)fsync(dfd);
+            close(dfd);
+        }
+    }
+    return CLI_OK;
+
+fail:
+    saved = errno;
+    if (fd >= 0)
+        close(fd);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    unlink(tmp_path);
+    tmp_active = 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return cli_fail(CLI_ENV, path, "cannot write: %s", strerror(saved));
+}
+
+/* ---- hex --------------------------------------------------------------------------------------------------- */
+
+void cli_hex_encode(char *out, const uint8_t *in, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t i;
+    for (i = 0; i < len; i++) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
+    }
+    out[2 * len] = '\0';
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int cli_hex_decode(uint8_t *out, const char *in, size_t inlen)
+{
+    size_t i;
+    if (inlen % 2 != 0)
+        return -1;
+    for (i = 0; i < inlen; i += 2) {
+        int hi = hex_digit(in[i]), lo = hex_digit(in[i + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        out[i / 2] = (uint8_t)(hi << 4 | lo);
+    }
+    return 0;
+}
