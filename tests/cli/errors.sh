@@ -1,0 +1,511 @@
+#!/usr/bin/env bash
+# errors.sh — every bad-input and failure path of the ecopt command: its exit status (1 no, 2 usage or input,
+# 3 environment), its one-line message, and that no output file is left behind.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# Keys, a message and its signature for the cases below.
+fixture() {
+    ok "$ECOPT" keygen ed25519 -o ed.pem
+    ok "$ECOPT" pubkey -i ed.pem -o ed.pub
+    ok "$ECOPT" keygen x25519 -o x.pem
+    ok "$ECOPT" pubkey -i x.pem -o x.pub
+    printf 'hello, world\n' >msg
+    ok "$ECOPT" sign -k ed.pem -i msg -o msg.sig
+}
+
+# ---- usage (exit 2) -----------------------------------------------------------------------------------------------
+
+t_usage_no_command() {
+    expect 2 "^ecopt: missing command \(see 'ecopt --help'\)$" "$ECOPT"
+}
+
+t_usage_unknown_command() {
+    expect 2 "^ecopt: frobnicate: unknown command" "$ECOPT" frobnicate
+    expect 2 "^ecopt help: frobnicate: unknown command" "$ECOPT" help frobnicate
+}
+
+t_usage_unknown_option() {
+    fixture
+    expect 2 "^ecopt sign: --frob: unknown option \(see 'ecopt sign --help'\)$" \
+        "$ECOPT" sign -k ed.pem -i msg -o out.sig --frob
+    expect 2 "^ecopt verify: -x: unknown option" "$ECOPT" verify -x -p ed.pub -i msg -s msg.sig
+    expect 2 "^ecopt keygen: --context: unknown option" "$ECOPT" keygen ed25519 -o k.pem --context a
+    expect 2 "^ecopt version: --verbose: unknown option" "$ECOPT" version --verbose
+    [ ! -e out.sig ] && [ ! -e k.pem ] || fail "output written despite a usage error"
+}
+
+t_usage_option_without_value() {
+    expect 2 "^ecopt sign: -k: needs a value$" "$ECOPT" sign -i msg -o s -k
+    expect 2 "^ecopt verify: --hex: takes no value$" "$ECOPT" verify --hex=yes -p a -i b -s c
+}
+
+t_usage_missing_option() {
+    fixture
+    expect 2 "^ecopt sign: -k: missing: the private key file" "$ECOPT" sign -i msg -o out.sig
+    expect 2 "^ecopt sign: -o: missing: the signature file" "$ECOPT" sign -k ed.pem -i msg
+    expect 2 "^ecopt verify: -s: missing: the signature file" "$ECOPT" verify -p ed.pub -i msg
+    expect 2 "^ecopt x25519: -p: missing: the peer's public key file" "$ECOPT" x25519 -k x.pem
+    expect 2 "^ecopt pubkey: -i: missing" "$ECOPT" pubkey -o p.pem
+    expect 2 "^ecopt keygen: -o: missing: the output file" "$ECOPT" keygen ed25519
+    expect 2 "^ecopt keygen: TYPE: missing: ed25519 or x25519" "$ECOPT" keygen -o k.pem
+    [ ! -e out.sig ] && [ ! -e k.pem ] && [ ! -e p.pem ] || fail "output written despite a usage error"
+}
+
+t_usage_option_twice() {
+    fixture
+    expect 2 "^ecopt sign: --in: given more than once$" "$ECOPT" sign -k ed.pem -i msg -i msg -o out.sig
+}
+
+t_usage_unexpected_argument() {
+    fixture
+    expect 2 "^ecopt sign: extra: unexpected argument" "$ECOPT" sign -k ed.pem -i msg -o out.sig extra
+    expect 2 "^ecopt keygen: x25519: unexpected argument" "$ECOPT" keygen ed25519 x25519 -o k.pem
+    expect 2 "^ecopt help: sign: unexpected argument" "$ECOPT" help verify sign
+}
+
+t_usage_keygen_unknown_type() {
+    expect 2 "^ecopt keygen: rsa: unknown key type; use ed25519 or x25519$" "$ECOPT" keygen rsa -o k.pem
+    [ ! -e k.pem ] || fail "key written"
+}
+
+t_usage_stdin_twice() {
+    fixture
+    expect 2 "^ecopt verify: -: standard input can be used for one input only$" \
+        "$ECOPT" verify -p ed.pub -i - -s - </dev/null
+    expect 2 "^ecopt sign: -: standard input can be used for one input only$" \
+        "$ECOPT" sign -k - -i - -o out.sig </dev/null
+}
+
+t_usage_binary_to_terminal() {
+    fixture
+    command -v script >/dev/null || skip "script(1) is not installed: no pseudo-terminal to test with"
+    local rc=0
+    script -qec "$ECOPT x25519 -k x.pem -p x.pub" /dev/null >tty.txt 2>&1 || rc=$?
+    [ "$rc" -eq 2 ] || { cat tty.txt; fail "exit status $rc, expected 2"; }
+    grep -q "standard output: is a terminal; use --hex or -o FILE" tty.txt || { cat tty.txt; fail "message"; }
+    rc=0
+    script -qec "$ECOPT x25519 -k x.pem -p x.pub --hex" /dev/null >tty.txt 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] || { cat tty.txt; fail "--hex on a terminal: exit status $rc"; }
+}
+
+t_usage_unknown_backend() {
+    fixture
+    export ECOPT_BACKEND=no-such-backend
+    expect 2 "^ecopt sign: ECOPT_BACKEND=no-such-backend: unknown or unavailable backend \(compiled in: [a-z0-9 ]+\)$" \
+        "$ECOPT" sign -k ed.pem -i msg -o out.sig
+    expect 2 "^ecopt version: ECOPT_BACKEND=no-such-backend: unknown or unavailable backend" "$ECOPT" version
+    expect 2 "^ecopt keygen: ECOPT_BACKEND=no-such-backend" "$ECOPT" keygen x25519 -o k.pem
+    expect 2 "^ecopt x25519: ECOPT_BACKEND=no-such-backend" "$ECOPT" x25519 -k x.pem -p x.pub
+    expect 2 "^ecopt verify: ECOPT_BACKEND=no-such-backend" "$ECOPT" verify -p ed.pub -i msg -s msg.sig
+    [ ! -e out.sig ] && [ ! -e k.pem ] || fail "output written with an unknown backend"
+}
+
+# ---- missing and unreadable input (exit 2) ------------------------------------------------------------------------
+
+t_input_missing_message() {
+    fixture
+    expect 2 "^ecopt sign: nosuch.txt: cannot open: No such file or directory$" \
+        "$ECOPT" sign -k ed.pem -i nosuch.txt -o out.sig
+    expect 2 "^ecopt verify: nosuch.txt: cannot open: No such file or directory$" \
+        "$ECOPT" verify -p ed.pub -i nosuch.txt -s msg.sig
+    [ ! -e out.sig ] || fail "signature written"
+    no_leftovers
+}
+
+t_input_missing_key() {
+    fixture
+    expect 2 "^ecopt sign: nosuch.pem: cannot open: No such file or directory$" \
+        "$ECOPT" sign -k nosuch.pem -i msg -o out.sig
+    expect 2 "^ecopt verify: nosuch.pem: cannot open" "$ECOPT" verify -p nosuch.pem -i msg -s msg.sig
+    expect 2 "^ecopt x25519: nosuch.pem: cannot open" "$ECOPT" x25519 -k x.pem -p nosuch.pem
+    expect 2 "^ecopt pubkey: nosuch.pem: cannot open" "$ECOPT" pubkey -i nosuch.pem
+}
+
+t_input_missing_signature() {
+    fixture
+    expect 2 "^ecopt verify: nosuch.sig: cannot open: No such file or directory$" \
+        "$ECOPT" verify -p ed.pub -i msg -s nosuch.sig
+}
+
+t_input_unreadable() {
+    fixture
+    mkdir adir
+    expect 2 "^ecopt sign: adir: cannot read: Is a directory$" "$ECOPT" sign -k ed.pem -i adir -o out.sig
+    expect 2 "^ecopt sign: adir: cannot read: Is a directory$" "$ECOPT" sign -k adir -i msg -o out.sig
+    [ ! -e out.sig ] || fail "signature written"
+    if [ "$(id -u)" -ne 0 ]; then # root reads any file, so this half needs an ordinary user
+        cp msg secret.txt
+        chmod 000 secret.txt
+        expect 2 "^ecopt sign: secret.txt: cannot open: Permission denied$" \
+            "$ECOPT" sign -k ed.pem -i secret.txt -o out.sig
+    fi
+}
+
+# ---- malformed and unsupported key files (exit 2) -----------------------------------------------------------------
+
+t_key_not_pem() {
+    fixture
+    printf 'this is not a key\n' >junk.pem
+    expect 2 "^ecopt sign: junk.pem: not a PEM file \(no '-----BEGIN' line\)$" "$ECOPT" sign -k junk.pem -i msg -o out.sig
+    : >empty.pem
+    expect 2 "^ecopt verify: empty.pem: not a PEM file" "$ECOPT" verify -p empty.pem -i msg -s msg.sig
+    head -c 1000 /dev/urandom >random.pem
+    expect 2 "^ecopt pubkey: random.pem: not a PEM file" "$ECOPT" pubkey -i random.pem
+}
+
+t_key_malformed_pem() {
+    fixture
+    # Base64 that is cut off, and a missing END line.
+    { echo "-----BEGIN PRIVATE KEY-----"; echo "MC4CAQAwBQYDK2VwBCIEI%%%%"; echo "-----END PRIVATE KEY-----"; } >bad64.pem
+    expect 2 "^ecopt sign: bad64.pem: malformed PEM" "$ECOPT" sign -k bad64.pem -i msg -o out.sig
+    head -n 2 ed.pem >noend.pem
+    expect 2 "^ecopt sign: noend.pem: malformed PEM" "$ECOPT" sign -k noend.pem -i msg -o out.sig
+    [ ! -e out.sig ] || fail "signature written"
+}
+
+t_key_truncated_der() {
+    fixture
+    local der
+    der=$(pem_der ed.pem)
+    pem "PRIVATE KEY" "${der:0:80}" short.pem # 40 of 48 bytes
+    expect 2 "^ecopt sign: short.pem: malformed PKCS#8 private key" "$ECOPT" sign -k short.pem -i msg -o out.sig
+    pem "PRIVATE KEY" "${der}00" long.pem # one byte after the end
+    expect 2 "^ecopt sign: long.pem: malformed PKCS#8 private key: 1 bytes after its end$" \
+        "$ECOPT" sign -k long.pem -i msg -o out.sig
+    der=$(pem_der ed.pub)
+    pem "PUBLIC KEY" "${der:0:60}" short.pub
+    expect 2 "^ecopt verify: short.pub: malformed public key" "$ECOPT" verify -p short.pub -i msg -s msg.sig
+    # An Ed25519 private key of 31 bytes: well-formed DER, wrong key length.
+    pem "PRIVATE KEY" "302d020100300506032b657004210420$(rand_hex 31)" k31.pem
+    expect 2 "^ecopt sign: k31.pem: malformed" "$ECOPT" sign -k k31.pem -i msg -o out.sig
+    [ ! -e out.sig ] || fail "signature written"
+}
+
+t_key_pkcs8_v2_refused() {
+    fixture
+    # A hand-made PKCS#8 v2 (RFC 5958 OneAsymmetricKey) file: version 1 and the public key as [1] IMPLICIT BIT
+    # STRING, the form of RFC 8410 section 10.3.
+    local seed pub
+    seed=$(pem_raw32 ed.pem)
+    pub=$(pem_raw32 ed.pub)
+    pem "PRIVATE KEY" "3051020101300506032b657004220420${seed}812100${pub}" v2.pem
+    expect 2 "^ecopt sign: v2.pem: a PKCS#8 v2 key \(OneAsymmetricKey, version 1, public key attached\) is not supported; use a PKCS#8 v1 key" \
+        "$ECOPT" sign -k v2.pem -i msg -o out.sig
+    expect 2 "^ecopt pubkey: v2.pem: a PKCS#8 v2 key" "$ECOPT" pubkey -i v2.pem
+    # The same for X25519.
+    seed=$(pem_raw32 x.pem)
+    pub=$(pem_raw32 x.pub)
+    pem "PRIVATE KEY" "3051020101300506032b656e04220420${seed}812100${pub}" xv2.pem
+    expect 2 "^ecopt x25519: xv2.pem: a PKCS#8 v2 key" "$ECOPT" x25519 -k xv2.pem -p x.pub
+    # Version 2 does not exist.
+    pem "PRIVATE KEY" "302e020102300506032b657004220420${seed}" v3.pem
+    expect 2 "^ecopt sign: v3.pem: unsupported PKCS#8 version 2" "$ECOPT" sign -k v3.pem -i msg -o out.sig
+    [ ! -e out.sig ] || fail "signature written"
+}
+
+t_key_encrypted_refused() {
+    fixture
+    command -v openssl >/dev/null || skip "openssl is not installed"
+    openssl pkey -in ed.pem -aes-128-cbc -passout pass:secret -out enc.pem 2>/dev/null
+    grep -q "BEGIN ENCRYPTED PRIVATE KEY" enc.pem || fail "openssl did not write an encrypted key"
+    expect 2 "^ecopt sign: enc.pem: an encrypted private key; ecopt reads unencrypted PKCS#8 keys only$" \
+        "$ECOPT" sign -k enc.pem -i msg -o out.sig </dev/null
+}
+
+t_key_other_pem_block() {
+    fixture
+    pem CERTIFICATE "3003020100" cert.pem
+    expect 2 "^ecopt sign: cert.pem: a PEM 'CERTIFICATE' block; expected 'PRIVATE KEY'$" \
+        "$ECOPT" sign -k cert.pem -i msg -o out.sig
+    expect 2 "^ecopt verify: cert.pem: a PEM 'CERTIFICATE' block; expected 'PUBLIC KEY' or 'PRIVATE KEY'$" \
+        "$ECOPT" verify -p cert.pem -i msg -s msg.sig
+}
+
+t_key_wrong_type_sign() {
+    fixture
+    expect 2 "^ecopt sign: x.pem: an X25519 key; this command needs an Ed25519 key$" \
+        "$ECOPT" sign -k x.pem -i msg -o out.sig
+    [ ! -e out.sig ] || fail "signature written"
+}
+
+t_key_wrong_type_verify() {
+    fixture
+    expect 2 "^ecopt verify: x.pub: an X25519 key; this command needs an Ed25519 key$" \
+        "$ECOPT" verify -p x.pub -i msg -s msg.sig
+}
+
+t_key_wrong_type_x25519() {
+    fixture
+    expect 2 "^ecopt x25519: ed.pem: an Ed25519 key; this command needs an X25519 key$" \
+        "$ECOPT" x25519 -k ed.pem -p x.pub
+    expect 2 "^ecopt x25519: ed.pub: an Ed25519 key; this command needs an X25519 key$" \
+        "$ECOPT" x25519 -k x.pem -p ed.pub
+}
+
+t_key_public_for_private() {
+    fixture
+    expect 2 "^ecopt sign: ed.pub: a public key; this command needs an Ed25519 private key$" \
+        "$ECOPT" sign -k ed.pub -i msg -o out.sig
+    expect 2 "^ecopt x25519: x.pub: a public key; this command needs an X25519 private key$" \
+        "$ECOPT" x25519 -k x.pub -p x.pub
+}
+
+t_key_other_algorithm() {
+    fixture
+    command -v openssl >/dev/null || skip "openssl is not installed"
+    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out ec.pem 2>/dev/null
+    openssl pkey -in ec.pem -pubout -out ec.pub
+    expect 2 "^ecopt sign: ec.pem: unsupported key algorithm id-ecPublicKey; this command needs an Ed25519 key$" \
+        "$ECOPT" sign -k ec.pem -i msg -o out.sig
+    expect 2 "^ecopt verify: ec.pub: unsupported key algorithm id-ecPublicKey" "$ECOPT" verify -p ec.pub -i msg -s msg.sig
+    expect 2 "^ecopt pubkey: ec.pem: unsupported key algorithm id-ecPublicKey; this command needs an Ed25519 or X25519 key$" \
+        "$ECOPT" pubkey -i ec.pem
+    # Ed448 is a neighbour that must not be mistaken for Ed25519.
+    openssl genpkey -algorithm ed448 -out ed448.pem 2>/dev/null
+    expect 2 "^ecopt sign: ed448.pem: unsupported key algorithm ED448" "$ECOPT" sign -k ed448.pem -i msg -o out.sig
+}
+
+t_key_too_large() {
+    fixture
+    { cat ed.pem; head -c 70000 /dev/zero | tr '\0' 'a'; } >big.pem
+    expect 2 "^ecopt sign: big.pem: too large for a key file \(over 65536 bytes\)$" "$ECOPT" sign -k big.pem -i msg -o out.sig
+}
+
+# ---- signature files (exit 2) -------------------------------------------------------------------------------------
+
+t_sig_wrong_length() {
+    fixture
+    head -c 63 msg.sig >short.sig
+    expect 2 "^ecopt verify: short.sig: 63 bytes; an Ed25519 signature is 64$" "$ECOPT" verify -p ed.pub -i msg -s short.sig
+    { cat msg.sig; printf x; } >long.sig
+    expect 2 "^ecopt verify: long.sig: 65 bytes; an Ed25519 signature is 64$" "$ECOPT" verify -p ed.pub -i msg -s long.sig
+    : >empty.sig
+    expect 2 "^ecopt verify: empty.sig: 0 bytes" "$ECOPT" verify -p ed.pub -i msg -s empty.sig
+}
+
+t_sig_hex_without_flag() {
+    fixture
+    ok "$ECOPT" sign -k ed.pem -i msg -o hex.sig --hex
+    expect 2 "^ecopt verify: hex.sig: 129 bytes; an Ed25519 signature is 64 \(this one looks like hex: use --hex\)$" \
+        "$ECOPT" verify -p ed.pub -i msg -s hex.sig
+}
+
+t_sig_hex_malformed() {
+    fixture
+    ok "$ECOPT" sign -k ed.pem -i msg -o hex.sig --hex
+    head -c 127 hex.sig >short.hex
+    expect 2 "^ecopt verify: short.hex: 127 characters; a hex signature is 128 hex digits" \
+        "$ECOPT" verify -p ed.pub -i msg -s short.hex --hex
+    { printf 'zz'; tail -c +3 hex.sig; } >bad.hex
+    expect 2 "^ecopt verify: bad.hex: not a hex signature" "$ECOPT" verify -p ed.pub -i msg -s bad.hex --hex
+    expect 2 "^ecopt verify: msg.sig: 64 characters; a hex signature is 128" \
+        "$ECOPT" verify -p ed.pub -i msg -s msg.sig --hex
+}
+
+# ---- contexts (exit 2) --------------------------------------------------------------------------------------------
+
+t_context_too_long() {
+    fixture
+    local c256 c255
+    c256=$(head -c 256 /dev/zero | tr '\0' c)
+    c255=${c256:1}
+    expect 2 "^ecopt sign: --context: 256 bytes long; a context has at most 255$" \
+        "$ECOPT" sign -k ed.pem -i msg -o out.sig --context "$c256"
+    expect 2 "^ecopt sign: --context: 256 bytes long" "$ECOPT" sign -k ed.pem -i msg -o out.sig --prehash --context "$c256"
+    expect 2 "^ecopt verify: --context: 256 bytes long" "$ECOPT" verify -p ed.pub -i msg -s msg.sig --context "$c256"
+    expect 2 "^ecopt sign: --context-hex: 256 bytes long; a context has at most 255$" \
+        "$ECOPT" sign -k ed.pem -i msg -o out.sig --context-hex "$(rand_hex 256)"
+    [ ! -e out.sig ] || fail "signature written"
+    # 255 is fine.
+    ok "$ECOPT" sign -k ed.pem -i msg -o out.sig --context "$c255"
+    ok "$ECOPT" verify -p ed.pub -i msg -s out.sig --context "$c255"
+}
+
+t_context_empty_ctx() {
+    fixture
+    expect 2 "^ecopt sign: --context: empty; Ed25519ctx needs 1 to 255 bytes \(omit it for pure Ed25519\)$" \
+        "$ECOPT" sign -k ed.pem -i msg -o out.sig --context ""
+    expect 2 "^ecopt sign: --context-hex: empty; Ed25519ctx needs 1 to 255 bytes" \
+        "$ECOPT" sign -k ed.pem -i msg -o out.sig --context-hex ""
+    expect 2 "^ecopt verify: --context: empty; Ed25519ctx" "$ECOPT" verify -p ed.pub -i msg -s msg.sig --context=
+    [ ! -e out.sig ] || fail "signature written"
+    # Ed25519ph takes an empty context.
+    ok "$ECOPT" sign -k ed.pem -i msg -o out.sig --prehash --context ""
+    ok "$ECOPT" verify -p ed.pub -i msg -s out.sig --prehash
+}
+
+t_context_hex_malformed() {
+    fixture
+    expect 2 "^ecopt sign: --context-hex: not a hex string" "$ECOPT" sign -k ed.pem -i msg -o out.sig --context-hex abc
+    expect 2 "^ecopt sign: --context-hex: not a hex string" "$ECOPT" sign -k ed.pem -i msg -o out.sig --context-hex 0g
+    expect 2 "^ecopt verify: --context-hex: not a hex string" "$ECOPT" verify -p ed.pub -i msg -s msg.sig --context-hex " 00"
+}
+
+t_context_both_forms() {
+    fixture
+    expect 2 "^ecopt sign: --context-hex: cannot be combined with --context$" \
+        "$ECOPT" sign -k ed.pem -i msg -o out.sig --context a --context-hex 61
+}
+
+# ---- X25519 (exit 2) ----------------------------------------------------------------------------------------------
+
+t_x25519_low_order_peer() {
+    fixture
+    # u-coordinates whose X25519 output is all zero for every scalar: 0, 1, the two u of the points of order 8,
+    # p-1; then p and p+1 (0 and 1 not reduced) and 0 and 1 with the top bit set (masked off by RFC 7748's
+    # decoding).
+    local u n=0
+    for u in \
+        0000000000000000000000000000000000000000000000000000000000000000 \
+        0100000000000000000000000000000000000000000000000000000000000000 \
+        e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800 \
+        5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157 \
+        ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f \
+        edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f \
+        eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f \
+        0000000000000000000000000000000000000000000000000000000000000080 \
+        0100000000000000000000000000000000000000000000000000000000000080; do
+        n=$((n + 1))
+        x_pub_pem "$u" low$n.pem
+        expect 2 "^ecopt x25519: low$n.pem: the peer's public key has small order \(the shared secret would be all zero\)" \
+            "$ECOPT" x25519 -k x.pem -p low$n.pem -o secret
+        [ ! -e secret ] || fail "secret written for a low-order peer"
+        [ ! -s out.txt ] || fail "something written to stdout for a low-order peer"
+    done
+    no_leftovers
+}
+
+# ---- verification failures (exit 1) -------------------------------------------------------------------------------
+
+t_verify_tampered_message() {
+    fixture
+    printf 'hello, world!\n' >msg2
+    expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, equation: " "$ECOPT" verify -p ed.pub -i msg2 -s msg.sig
+    [ ! -s out.txt ] || fail "stdout not empty on failure"
+}
+
+t_verify_tampered_signature() {
+    fixture
+    local s
+    s=$(b2h msg.sig)
+    # Flip a bit of R: R no longer matches (or does not decode).
+    h2b "$(printf '%02x' $((0x${s:0:2} ^ 1)))${s:2}" >r.sig
+    expect 1 "^ecopt verify: r.sig: Ed25519 signature rejected, (equation|encoding): " "$ECOPT" verify -p ed.pub -i msg -s r.sig
+    # Flip a low bit of S (S stays < l): the equation fails.
+    h2b "${s:0:64}$(printf '%02x' $((0x${s:64:2} ^ 1)))${s:66}" >s.sig
+    expect 1 "^ecopt verify: s.sig: Ed25519 signature rejected, equation: signature does not verify" \
+        "$ECOPT" verify -p ed.pub -i msg -s s.sig
+}
+
+t_verify_wrong_key() {
+    fixture
+    ok "$ECOPT" keygen ed25519 -o other.pem
+    ok "$ECOPT" pubkey -i other.pem -o other.pub
+    expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, equation: " "$ECOPT" verify -p other.pub -i msg -s msg.sig
+}
+
+t_verify_wrong_variant() {
+    fixture
+    ok "$ECOPT" sign -k ed.pem -i msg -o ctx.sig --context abc
+    expect 1 "Ed25519 signature rejected, equation" "$ECOPT" verify -p ed.pub -i msg -s ctx.sig
+    expect 1 "Ed25519ctx signature rejected, equation" "$ECOPT" verify -p ed.pub -i msg -s ctx.sig --context abd
+    expect 1 "Ed25519ph signature rejected, equation" "$ECOPT" verify -p ed.pub -i msg -s ctx.sig --context abc --prehash
+    expect 1 "Ed25519ctx signature rejected, equation" "$ECOPT" verify -p ed.pub -i msg -s msg.sig --context abc
+    ok "$ECOPT" sign -k ed.pem -i msg -o ph.sig --prehash
+    expect 1 "Ed25519 signature rejected, equation" "$ECOPT" verify -p ed.pub -i msg -s ph.sig
+}
+
+t_verify_s_not_reduced() {
+    fixture
+    local s
+    s=$(b2h msg.sig)
+    # S + l is the same scalar mod l, but S must be < l (malleability): l = 2^252 + 27742317777372353535851937790883648493.
+    # Setting the top byte to 0xf0 gives S >= 2^255 > l, certainly not reduced.
+    h2b "${s:0:126}f0" >big.sig
+    expect 1 "^ecopt verify: big.sig: Ed25519 signature rejected, encoding: malformed or non-canonical encoding" \
+        "$ECOPT" verify -p ed.pub -i msg -s big.sig
+}
+
+t_verify_small_order_r() {
+    fixture
+    local s
+    s=$(b2h msg.sig)
+    # R = the identity (y = 1), the simplest point of small order.
+    h2b "0100000000000000000000000000000000000000000000000000000000000000${s:64}" >r.sig
+    expect 1 "^ecopt verify: r.sig: Ed25519 signature rejected, small order: point of small order" \
+        "$ECOPT" verify -p ed.pub -i msg -s r.sig
+}
+
+t_verify_noncanonical_r() {
+    fixture
+    local s
+    s=$(b2h msg.sig)
+    # y = 2^255 - 1 >= p: never canonical.
+    h2b "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f${s:64}" >r.sig
+    expect 1 "^ecopt verify: r.sig: Ed25519 signature rejected, encoding: " "$ECOPT" verify -p ed.pub -i msg -s r.sig
+}
+
+t_verify_small_order_key() {
+    fixture
+    # A = the identity: small order, and every signature with R = [S]B would "verify" without the rule.
+    ed_pub_pem 0100000000000000000000000000000000000000000000000000000000000000 id.pub
+    expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, small order: " "$ECOPT" verify -p id.pub -i msg -s msg.sig
+    # A point of order 2: (0, -1), y = p - 1.
+    ed_pub_pem ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f o2.pub
+    expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, small order: " "$ECOPT" verify -p o2.pub -i msg -s msg.sig
+}
+
+t_verify_noncanonical_key() {
+    fixture
+    ed_pub_pem ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f nc.pub
+    expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, encoding: " "$ECOPT" verify -p nc.pub -i msg -s msg.sig
+    # y = 1 with the sign bit set: x = 0 cannot be negative.
+    ed_pub_pem 0100000000000000000000000000000000000000000000000000000000000080 neg0.pub
+    expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, encoding: " "$ECOPT" verify -p neg0.pub -i msg -s msg.sig
+}
+
+# ---- the environment (exit 3) -------------------------------------------------------------------------------------
+
+t_env_output_directory_missing() {
+    fixture
+    expect 3 "^ecopt sign: nodir/out.sig: cannot create a file in that directory: No such file or directory$" \
+        "$ECOPT" sign -k ed.pem -i msg -o nodir/out.sig
+    expect 3 "^ecopt keygen: nodir/k.pem: cannot create a file" "$ECOPT" keygen ed25519 -o nodir/k.pem
+    expect 3 "^ecopt x25519: nodir/s: cannot create a file" "$ECOPT" x25519 -k x.pem -p x.pub -o nodir/s
+    expect 3 "^ecopt pubkey: nodir/p.pem: cannot create a file" "$ECOPT" pubkey -i ed.pem -o nodir/p.pem
+}
+
+t_env_output_is_directory() {
+    fixture
+    mkdir out.sig
+    expect 3 "^ecopt sign: out.sig: cannot write: Is a directory$" "$ECOPT" sign -k ed.pem -i msg -o out.sig
+    [ -d out.sig ] || fail "the directory was replaced"
+    no_leftovers
+}
+
+t_env_stdout_full() {
+    fixture
+    [ -w /dev/full ] || skip "/dev/full is not available"
+    # expect sends stdout to out.txt, so the redirection to /dev/full happens inside a wrapper.
+    to_full() { "$@" >/dev/full; }
+    expect 3 "^ecopt sign: standard output: cannot write: No space left on device$" \
+        to_full "$ECOPT" sign -k ed.pem -i msg -o - --hex
+    expect 3 "^ecopt x25519: standard output: cannot write: No space left on device$" \
+        to_full "$ECOPT" x25519 -k x.pem -p x.pub --hex
+    expect 3 "^ecopt pubkey: standard output: cannot write" to_full "$ECOPT" pubkey -i ed.pem
+    expect 3 "^ecopt version: standard output: cannot write$" to_full "$ECOPT" version
+}
+
+t_env_rng_failure() {
+    [ -n "${ECOPT_TEST_FAILRNG:-}" ] && [ -e "$ECOPT_TEST_FAILRNG" ] || skip "no getrandom-failing preload library"
+    # The library built for a sanitizer run is not preloaded first; ASan would refuse to start.
+    export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+    expect 3 "^ecopt keygen: getrandom: cannot get random bytes: the system random number generator failed$" \
+        env LD_PRELOAD="$ECOPT_TEST_FAILRNG" "$ECOPT" keygen ed25519 -o k.pem
+    expect 3 "^ecopt keygen: getrandom: cannot get random bytes" \
+        env LD_PRELOAD="$ECOPT_TEST_FAILRNG" "$ECOPT" keygen x25519 -o k.pem
+    [ ! -e k.pem ] || fail "key written although getrandom failed"
+    no_leftovers
+}
+
+run_cases

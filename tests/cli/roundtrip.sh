@@ -1,0 +1,319 @@
+#!/usr/bin/env bash
+# roundtrip.sh — the ecopt command working as documented: key files, signatures of each variant, X25519 agreement,
+# standard input and output, atomic output files, help, version and backends.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# ---- keys ---------------------------------------------------------------------------------------------------------
+
+t_keygen_ed25519() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    [ "$(mode k.pem)" = 600 ] || fail "private key mode $(mode k.pem), expected 600"
+    [ "$(head -n 1 k.pem)" = "-----BEGIN PRIVATE KEY-----" ] || fail "not a PKCS#8 PEM file"
+    # PKCS#8 v1 for Ed25519 (RFC 8410 section 7): version 0, id-Ed25519, no public key; 48 bytes.
+    local der
+    der=$(pem_der k.pem)
+    [ "${der:0:32}" = "$DER_ED25519_PRIV" ] || fail "unexpected DER: $der"
+    [ ${#der} -eq 96 ] || fail "unexpected DER length: $der"
+    [ ! -s out.txt ] || fail "keygen wrote to stdout"
+    no_leftovers
+}
+
+t_keygen_x25519() {
+    ok "$ECOPT" keygen x25519 -o k.pem
+    [ "$(mode k.pem)" = 600 ] || fail "private key mode $(mode k.pem), expected 600"
+    local der
+    der=$(pem_der k.pem)
+    [ "${der:0:32}" = "$DER_X25519_PRIV" ] || fail "unexpected DER: $der"
+    [ ${#der} -eq 96 ] || fail "unexpected DER length: $der"
+}
+
+t_keygen_fresh_keys() {
+    ok "$ECOPT" keygen ed25519 -o a.pem
+    ok "$ECOPT" keygen ed25519 -o b.pem
+    ok "$ECOPT" keygen x25519 -o c.pem
+    ok "$ECOPT" keygen X25519 -o d.pem
+    [ "$(pem_raw32 a.pem)" != "$(pem_raw32 b.pem)" ] || fail "two Ed25519 keys are equal"
+    [ "$(pem_raw32 c.pem)" != "$(pem_raw32 d.pem)" ] || fail "two X25519 keys are equal"
+}
+
+t_keygen_overwrites_atomically() {
+    # An existing file is replaced whole, with mode 0600 whatever it had before.
+    echo old >k.pem
+    chmod 644 k.pem
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    [ "$(mode k.pem)" = 600 ] || fail "mode $(mode k.pem) after overwrite"
+    grep -q "BEGIN PRIVATE KEY" k.pem || fail "not replaced"
+    no_leftovers
+}
+
+t_keygen_to_stdout() {
+    ok "$ECOPT" keygen x25519 -o -
+    grep -q "BEGIN PRIVATE KEY" out.txt || fail "no key on stdout"
+    cp out.txt k.pem
+    ok "$ECOPT" pubkey -i k.pem
+}
+
+t_pubkey_of_private_key() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    ok "$ECOPT" pubkey -i k.pem -o k.pub
+    [ "$(head -n 1 k.pub)" = "-----BEGIN PUBLIC KEY-----" ] || fail "not a SubjectPublicKeyInfo PEM file"
+    [ "$(mode k.pub)" = "$(printf '%o' $((0666 & ~$(umask))))" ] || fail "public key mode $(mode k.pub)"
+    local der
+    der=$(pem_der k.pub)
+    [ "${der:0:24}" = "$DER_ED25519_PUB" ] && [ ${#der} -eq 88 ] || fail "unexpected DER: $der"
+    # Default output is stdout; standard input works as input; a public key passes through unchanged.
+    ok "$ECOPT" pubkey -i k.pem
+    cmp -s out.txt k.pub || fail "stdout differs from the file"
+    ok "$ECOPT" pubkey -i - <k.pem
+    cmp -s out.txt k.pub || fail "stdin input gives a different key"
+    ok "$ECOPT" pubkey -i k.pub
+    cmp -s out.txt k.pub || fail "a public key does not pass through"
+}
+
+t_pubkey_x25519() {
+    ok "$ECOPT" keygen x25519 -o k.pem
+    ok "$ECOPT" pubkey --in k.pem --out k.pub
+    local der
+    der=$(pem_der k.pub)
+    [ "${der:0:24}" = "$DER_X25519_PUB" ] && [ ${#der} -eq 88 ] || fail "unexpected DER: $der"
+}
+
+# The public key of a fixed seed is derived, not random: the same seed gives the same key.
+t_pubkey_deterministic() {
+    local seed
+    seed=$(rand_hex 32)
+    ed_priv_pem "$seed" a.pem
+    ed_priv_pem "$seed" b.pem
+    ok "$ECOPT" pubkey -i a.pem -o a.pub
+    ok "$ECOPT" pubkey -i b.pem -o b.pub
+    cmp -s a.pub b.pub || fail "one seed, two public keys"
+}
+
+# ---- Ed25519 ------------------------------------------------------------------------------------------------------
+
+t_sign_verify_pure() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    ok "$ECOPT" pubkey -i k.pem -o k.pub
+    printf 'the quick brown fox\n' >msg
+    ok "$ECOPT" sign -k k.pem -i msg -o msg.sig
+    [ "$(stat -c %s msg.sig)" -eq 64 ] || fail "signature is not 64 bytes"
+    ok "$ECOPT" verify -p k.pub -i msg -s msg.sig
+    [ "$(cat out.txt)" = "Signature OK (Ed25519)" ] || fail "stdout: $(cat out.txt)"
+    [ ! -s err.txt ] || fail "stderr not empty on success"
+    # A private key also serves as the public key.
+    ok "$ECOPT" verify -p k.pem -i msg -s msg.sig
+    # Deterministic: the same key and message give the same signature.
+    ok "$ECOPT" sign -k k.pem -i msg -o again.sig
+    cmp -s msg.sig again.sig || fail "signing is not deterministic"
+    no_leftovers
+}
+
+t_sign_verify_ctx() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    ok "$ECOPT" pubkey -i k.pem -o k.pub
+    printf 'message' >msg
+    ok "$ECOPT" sign -k k.pem -i msg -o a.sig --context "my protocol v1"
+    ok "$ECOPT" verify -p k.pub -i msg -s a.sig --context "my protocol v1"
+    [ "$(cat out.txt)" = "Signature OK (Ed25519ctx)" ] || fail "stdout: $(cat out.txt)"
+    # --context-hex names the same bytes; --context=VALUE is the same option.
+    ok "$ECOPT" sign -k k.pem -i msg -o b.sig --context-hex "$(printf 'my protocol v1' | od -An -v -tx1 | tr -d ' \n')"
+    cmp -s a.sig b.sig || fail "--context and --context-hex disagree"
+    ok "$ECOPT" sign -k k.pem -i msg -o c.sig "--context=my protocol v1"
+    cmp -s a.sig c.sig || fail "--context=VALUE differs"
+    # Binary context bytes, including a zero byte, from hex.
+    ok "$ECOPT" sign -k k.pem -i msg -o d.sig --context-hex 00ff10
+    ok "$ECOPT" verify -p k.pub -i msg -s d.sig --context-hex 00FF10
+    expect 1 "Ed25519ctx signature rejected" "$ECOPT" verify -p k.pub -i msg -s d.sig --context-hex 00ff11
+}
+
+t_sign_verify_ph() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    ok "$ECOPT" pubkey -i k.pem -o k.pub
+    head -c 100000 /dev/urandom >msg
+    ok "$ECOPT" sign -k k.pem -i msg -o a.sig --prehash
+    ok "$ECOPT" verify -p k.pub -i msg -s a.sig --prehash
+    [ "$(cat out.txt)" = "Signature OK (Ed25519ph)" ] || fail "stdout: $(cat out.txt)"
+    ok "$ECOPT" sign -k k.pem -i msg -o b.sig --prehash --context ctx
+    ok "$ECOPT" verify -p k.pub -i msg -s b.sig --prehash --context ctx
+    cmp -s a.sig b.sig && fail "the context does not change an Ed25519ph signature"
+    # An empty Ed25519ph context is the same as none.
+    ok "$ECOPT" sign -k k.pem -i msg -o c.sig --prehash --context-hex ""
+    cmp -s a.sig c.sig || fail "empty context differs from none"
+}
+
+t_sign_verify_hex() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    ok "$ECOPT" pubkey -i k.pem -o k.pub
+    printf 'x' >msg
+    ok "$ECOPT" sign -k k.pem -i msg -o raw.sig
+    ok "$ECOPT" sign -k k.pem -i msg -o hex.sig --hex
+    [ "$(cat hex.sig)" = "$(b2h raw.sig)" ] || fail "hex signature is not the hex of the raw one"
+    [ "$(stat -c %s hex.sig)" -eq 129 ] || fail "hex signature is not 128 digits and a newline"
+    ok "$ECOPT" verify -p k.pub -i msg -s hex.sig --hex
+    # No newline, a CRLF, and upper case are accepted too.
+    printf '%s' "$(cat hex.sig)" >nonl.sig
+    ok "$ECOPT" verify -p k.pub -i msg -s nonl.sig --hex
+    printf '%s\r\n' "$(cat hex.sig)" >crlf.sig
+    ok "$ECOPT" verify -p k.pub -i msg -s crlf.sig --hex
+    tr a-f A-F <hex.sig >upper.sig
+    ok "$ECOPT" verify -p k.pub -i msg -s upper.sig --hex
+}
+
+t_sign_verify_stdin_stdout() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    ok "$ECOPT" pubkey -i k.pem -o k.pub
+    printf 'piped' >msg
+    ok "$ECOPT" sign -k k.pem -i - -o msg.sig <msg
+    ok "$ECOPT" verify -p k.pub -i msg -s msg.sig
+    ok "$ECOPT" sign -k k.pem -i msg -o - --hex
+    [ "$(cat out.txt)" = "$(b2h msg.sig)" ] || fail "stdout signature differs"
+    ok "$ECOPT" sign -k k.pem -i msg -o -
+    cmp -s out.txt msg.sig || fail "raw stdout signature differs"
+    ok "$ECOPT" verify -p k.pub -i - -s msg.sig <msg
+    ok "$ECOPT" verify -p k.pub -i msg -s - <msg.sig
+    ok "$ECOPT" verify -p - -i msg -s msg.sig <k.pub
+    ok "$ECOPT" sign -k - -i msg -o b.sig <k.pem
+    cmp -s b.sig msg.sig || fail "key from stdin gives another signature"
+}
+
+t_sign_verify_empty_and_large() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    ok "$ECOPT" pubkey -i k.pem -o k.pub
+    : >empty
+    ok "$ECOPT" sign -k k.pem -i empty -o empty.sig
+    ok "$ECOPT" verify -p k.pub -i empty -s empty.sig
+    ok "$ECOPT" sign -k k.pem -i - -o stdin-empty.sig </dev/null
+    cmp -s empty.sig stdin-empty.sig || fail "empty file and empty stdin differ"
+    head -c 5000000 /dev/urandom >large
+    ok "$ECOPT" sign -k k.pem -i large -o large.sig
+    ok "$ECOPT" verify -p k.pub -i - -s large.sig <large
+    ok "$ECOPT" sign -k k.pem -i large -o large-ph.sig --prehash
+    ok "$ECOPT" verify -p k.pub -i large -s large-ph.sig --prehash
+}
+
+t_sign_output_over_input() {
+    # The message is read whole before the signature replaces it.
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    ok "$ECOPT" pubkey -i k.pem -o k.pub
+    printf 'abc' >f
+    cp f orig
+    ok "$ECOPT" sign -k k.pem -i f -o f
+    ok "$ECOPT" verify -p k.pub -i orig -s f
+}
+
+t_long_options() {
+    ok "$ECOPT" keygen ed25519 --out k.pem
+    ok "$ECOPT" pubkey --in k.pem --out k.pub
+    printf 'm' >msg
+    ok "$ECOPT" sign --key k.pem --in msg --out msg.sig --context=c
+    ok "$ECOPT" verify --pub k.pub --in msg --sig msg.sig --context c
+    ok "$ECOPT" keygen x25519 --out x.pem
+    ok "$ECOPT" x25519 --key x.pem --peer x.pem --out s
+    # An option's value may start with "-": a file called "-o".
+    printf 'n' >./-o
+    ok "$ECOPT" sign -k k.pem -i -o -o s2 --hex
+    # "--" ends the options.
+    ok "$ECOPT" keygen -o k2.pem -- ed25519
+    # A context that looks like an option is still the value of --context.
+    ok "$ECOPT" sign -k k.pem -i msg -o s3 --context --help
+    ok "$ECOPT" verify -p k.pub -i msg -s s3 --context=--help
+}
+
+# ---- X25519 -------------------------------------------------------------------------------------------------------
+
+t_x25519_agreement() {
+    ok "$ECOPT" keygen x25519 -o alice.pem
+    ok "$ECOPT" keygen x25519 -o bob.pem
+    ok "$ECOPT" pubkey -i alice.pem -o alice.pub
+    ok "$ECOPT" pubkey -i bob.pem -o bob.pub
+    ok "$ECOPT" x25519 -k alice.pem -p bob.pub -o ab
+    ok "$ECOPT" x25519 -k bob.pem -p alice.pub -o ba
+    [ "$(stat -c %s ab)" -eq 32 ] || fail "secret is not 32 bytes"
+    cmp -s ab ba || fail "the two sides disagree"
+    [ "$(mode ab)" = 600 ] || fail "secret file mode $(mode ab), expected 600"
+    ok "$ECOPT" x25519 -k alice.pem -p bob.pub --hex
+    [ "$(cat out.txt)" = "$(b2h ab)" ] || fail "--hex output differs"
+    ok "$ECOPT" x25519 -k alice.pem -p bob.pub
+    cmp -s out.txt ab || fail "raw stdout differs"
+    # A private key works as the peer's key (its public key is used).
+    ok "$ECOPT" x25519 -k alice.pem -p bob.pem -o ab2
+    cmp -s ab ab2 || fail "private peer key gives another secret"
+    # A third party gets something else.
+    ok "$ECOPT" keygen x25519 -o eve.pem
+    ok "$ECOPT" x25519 -k eve.pem -p bob.pub -o eb
+    cmp -s ab eb && fail "eve computed the same secret"
+    no_leftovers
+}
+
+# ---- help and version ---------------------------------------------------------------------------------------------
+
+t_help() {
+    local c
+    ok "$ECOPT" --help
+    grep -q "^usage: ecopt <command>" out.txt || fail "ecopt --help"
+    ok "$ECOPT" -h
+    ok "$ECOPT" help
+    grep -q "^usage: ecopt <command>" out.txt || fail "ecopt help"
+    for c in keygen pubkey sign verify x25519 version; do
+        ok "$ECOPT" help "$c"
+        grep -q "^usage: ecopt $c" out.txt || fail "ecopt help $c"
+        cp out.txt help1.txt
+        ok "$ECOPT" "$c" --help
+        cmp -s out.txt help1.txt || fail "ecopt $c --help differs from ecopt help $c"
+        ok "$ECOPT" "$c" -h
+        ok "$ECOPT" "$c" --help --bogus
+        [ ! -s err.txt ] || fail "help printed to stderr"
+        grep -qi "example\|usage" out.txt || fail "no usage for $c"
+    done
+}
+
+t_version() {
+    ok "$ECOPT" version
+    grep -Eq "^ecopt [0-9]+\.[0-9]+\.[0-9]+$" out.txt || fail "no version line: $(cat out.txt)"
+    grep -Eq "^backend: [a-z0-9]+$" out.txt || fail "no backend line"
+    grep -Eq "^compiled in: [a-z0-9 ]+$" out.txt || fail "no backend list"
+    ok "$ECOPT" --version
+}
+
+# Every backend compiled in gives the same keys, signatures and secrets; ECOPT_BACKEND selects each.
+t_backends_agree() {
+    local list be first="" n=0
+    ok "$ECOPT" version
+    list=$(sed -n 's/^compiled in: //p' out.txt)
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    ok "$ECOPT" keygen x25519 -o x.pem
+    ok "$ECOPT" keygen x25519 -o y.pem
+    head -c 1000 /dev/urandom >msg
+    for be in $list; do
+        local rc=0
+        ECOPT_BACKEND=$be "$ECOPT" version >v.txt 2>&1 || rc=$?
+        if [ $rc -eq 2 ] && grep -q "unknown or unavailable backend" v.txt; then
+            echo "backend $be: not available on this CPU"
+            continue
+        fi
+        [ $rc -eq 0 ] || { cat v.txt; fail "ECOPT_BACKEND=$be ecopt version: exit $rc"; }
+        grep -q "^backend: $be$" v.txt || fail "ECOPT_BACKEND=$be is not used: $(cat v.txt)"
+        export ECOPT_BACKEND=$be
+        ok "$ECOPT" pubkey -i k.pem -o k.$be.pub
+        ok "$ECOPT" pubkey -i x.pem -o x.$be.pub
+        ok "$ECOPT" sign -k k.pem -i msg -o $be.sig
+        ok "$ECOPT" sign -k k.pem -i msg -o $be.ctx.sig --context abc
+        ok "$ECOPT" sign -k k.pem -i msg -o $be.ph.sig --prehash
+        ok "$ECOPT" x25519 -k x.pem -p y.pem -o $be.secret
+        ok "$ECOPT" verify -p k.$be.pub -i msg -s $be.sig
+        unset ECOPT_BACKEND
+        if [ -z "$first" ]; then
+            first=$be
+        else
+            local f
+            for f in k.@.pub x.@.pub @.sig @.ctx.sig @.ph.sig @.secret; do
+                cmp -s "${f/@/$first}" "${f/@/$be}" || fail "backends $first and $be disagree on ${f/@/$be}"
+            done
+        fi
+        n=$((n + 1))
+    done
+    [ $n -ge 1 ] || fail "no backend could be used"
+    echo "backends compared: $n of: $list"
+}
+
+run_cases
