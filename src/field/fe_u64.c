@@ -55,7 +55,7 @@ void ecopt_fe_frombytes(ecopt_fe *h, const uint8_t s[32]) {
 /* Carry limbs 0..4 in one pass, folding the carry out of limb 4 back into limb 0 times 19 (2^255 = 19 mod p).
  * Input limbs below 2^54 (sub's f + 4p - g, or loose): the carry out of limb 4 is below 2^3, so limbs 1..4 end
  * < 2^51 and limb 0 < 2^51 + 19 * 2^3: tight. */
-static void carry_pass(uint64_t t[5]) {
+static inline __attribute__((always_inline)) void carry_pass(uint64_t t[5]) {
     t[1] += t[0] >> 51;
     t[0] &= MASK51;
     t[2] += t[1] >> 51;
@@ -131,7 +131,7 @@ void ecopt_fe_carry(ecopt_fe *h, const ecopt_fe *f) {
 
 /* Reduce five 128-bit coefficients (each < 2^115) to a tight element. The carry out of c4 is below 2^64 / 19
  * only after the interleaved carries, so the fold into limb 0 is done in 128 bits. */
-static void reduce_wide(ecopt_fe *h, u128 c0, u128 c1, u128 c2, u128 c3, u128 c4) {
+static inline __attribute__((always_inline)) void reduce_wide(ecopt_fe *h, u128 c0, u128 c1, u128 c2, u128 c3, u128 c4) {
     uint64_t r0, r1, r2, r3, r4;
     c1 += (uint64_t)(c0 >> 51);
     r0 = (uint64_t)c0 & MASK51;
@@ -171,7 +171,7 @@ void ecopt_fe_mul(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
 }
 
 /* The coefficients of f^2 (the same reduction as mul, with each cross term f_i f_j, i != j, counted twice). */
-static void sq_coeffs(const ecopt_fe *f, u128 c[5]) {
+static inline __attribute__((always_inline)) void sq_coeffs(const ecopt_fe *f, u128 c[5]) {
     uint64_t f0 = f->v[0], f1 = f->v[1], f2 = f->v[2], f3 = f->v[3], f4 = f->v[4];
     uint64_t d0 = 2 * f0, d1 = 2 * f1, d2 = 2 * f2, d3 = 2 * f3;
     uint64_t f3_19 = 19 * f3, f4_19 = 19 * f4;

@@ -13,7 +13,8 @@ typedef struct ecopt_bytes {
 /* ecopt_sha512 — out = SHA-512(parts[0] || parts[1] || ... || parts[count-1]).
  * Shapes:  out 64 bytes.
  * Time:    constant in the contents (libcrypto's SHA-512 has no data-dependent branch or index); lengths public.
- * Returns: ECOPT_OK; ECOPT_ERR_NOMEM when libcrypto cannot allocate or initialise its context (out zeroed).
+ * Returns: ECOPT_OK; ECOPT_ERR_NOMEM when libcrypto cannot provide SHA-512 (fetch), allocate or initialise its
+ *          context (out zeroed).
  *          The context is cleansed by libcrypto when freed. */
 int ecopt_sha512(uint8_t out[64], const ecopt_bytes *parts, size_t count);
 
