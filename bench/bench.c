@@ -1,0 +1,336 @@
+/* bench.c — `make bench`: median rdtsc ticks per operation for every ecopt backend, libsodium and OpenSSL, side by
+ * side in one process, interleaved in random order, pinned to one core. Not a test: nothing here asserts a speed.
+ *
+ * Method (DESIGN.md, "Measuring on these machines"): for each operation, ROUNDS rounds; in each round every
+ * implementation runs one batch of BATCH calls, in a freshly shuffled order; a batch's ticks / BATCH is one sample;
+ * the report is the median sample. Ticks come from rdtsc between lfences; they are not core cycles (the TSC runs
+ * at a fixed rate, measured here against CLOCK_MONOTONIC to give operations per second).
+ *
+ * Usage: ecopt_bench [--rounds N] [--batch N] [--cpu N] [--out DIR]
+ * Writes DIR/bench.md (markdown table), DIR/bench.dat and, when gnuplot is installed, DIR/bench.png. */
+#define _GNU_SOURCE
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <sched.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <x86intrin.h>
+
+#include "backend.h"
+#include "ecopt/ecopt.h"
+#include "proto/ed25519_internal.h"
+
+#define NIN 16  /* distinct inputs, cycled */
+#define MAXIMPL 8
+#define MAXROUNDS 1001
+
+static uint8_t scal[NIN][32], upt[NIN][32], seeds[NIN][32], msg[NIN][64], sigs[NIN][64], pubs[NIN][32];
+static ecopt_ed25519_secretkey sks[NIN];
+static unsigned char sodium_sk[NIN][64];
+static EVP_PKEY *ossl_x[NIN], *ossl_xpeer[NIN], *ossl_ed[NIN], *ossl_edpub[NIN];
+static EVP_PKEY_CTX *ossl_derive[NIN];
+static EVP_MD_CTX *ossl_md;
+static volatile uint8_t sink;
+static const ecopt_backend *be_cur;
+
+static void die(const char *what) {
+    fprintf(stderr, "ecopt_bench: %s\n", what);
+    exit(3);
+}
+
+static inline uint64_t ticks(void) {
+    _mm_lfence();
+    uint64_t t = __rdtsc();
+    _mm_lfence();
+    return t;
+}
+
+/* ---- the operations, one call each; i selects the input ---------------------------------------------------------- */
+static void x_ecopt(int i) {
+    uint8_t out[32];
+    if (be_cur->x25519(out, scal[i], upt[i]) != ECOPT_OK) die("ecopt x25519 failed");
+    sink ^= out[0];
+}
+static void x_sodium(int i) {
+    uint8_t out[32];
+    if (crypto_scalarmult(out, scal[i], upt[i]) != 0) die("libsodium x25519 failed");
+    sink ^= out[0];
+}
+static void x_ossl(int i) {
+    uint8_t out[32];
+    size_t n = 32;
+    if (EVP_PKEY_derive(ossl_derive[i], out, &n) != 1) die("OpenSSL derive failed");
+    sink ^= out[0];
+}
+static void xb_ecopt(int i) {
+    uint8_t out[32];
+    be_cur->x25519_base(out, scal[i]);
+    sink ^= out[0];
+}
+static void xb_sodium(int i) {
+    uint8_t out[32];
+    if (crypto_scalarmult_base(out, scal[i]) != 0) die("libsodium x25519 base failed");
+    sink ^= out[0];
+}
+static void xb_ossl(int i) {
+    uint8_t out[32];
+    size_t n = 32;
+    EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL, scal[i], 32);
+    if (!k || EVP_PKEY_get_raw_public_key(k, out, &n) != 1) die("OpenSSL X25519 key failed");
+    EVP_PKEY_free(k);
+    sink ^= out[0];
+}
+static void kg_ecopt(int i) {
+    ecopt_ed25519_secretkey sk;
+    uint8_t pub[32];
+    if (ecopt_ed25519_keypair_from_seed_be(be_cur, &sk, pub, seeds[i]) != ECOPT_OK) die("ecopt keygen failed");
+    sink ^= pub[0];
+}
+static void kg_sodium(int i) {
+    unsigned char pk[32], sk[64];
+    crypto_sign_seed_keypair(pk, sk, seeds[i]);
+    sink ^= pk[0];
+}
+static void kg_ossl(int i) {
+    uint8_t out[32];
+    size_t n = 32;
+    EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, seeds[i], 32);
+    if (!k || EVP_PKEY_get_raw_public_key(k, out, &n) != 1) die("OpenSSL Ed25519 key failed");
+    EVP_PKEY_free(k);
+    sink ^= out[0];
+}
+static void sg_ecopt(int i) {
+    uint8_t sig[64];
+    if (ecopt_ed25519_sign_be(be_cur, sig, ED_PURE, msg[i], 64, NULL, 0, &sks[i]) != ECOPT_OK) die("ecopt sign");
+    sink ^= sig[0];
+}
+static void sg_sodium(int i) {
+    uint8_t sig[64];
+    crypto_sign_detached(sig, NULL, msg[i], 64, sodium_sk[i]);
+    sink ^= sig[0];
+}
+static void sg_ossl(int i) {
+    uint8_t sig[64];
+    size_t n = 64;
+    EVP_MD_CTX_reset(ossl_md); /* a one-shot Ed25519 context is not reusable without a reset */
+    if (EVP_DigestSignInit(ossl_md, NULL, NULL, NULL, ossl_ed[i]) != 1 ||
+        EVP_DigestSign(ossl_md, sig, &n, msg[i], 64) != 1)
+        die("OpenSSL sign failed");
+    sink ^= sig[0];
+}
+static void vf_ecopt(int i) {
+    if (ecopt_ed25519_verify_be(be_cur, sigs[i], ED_PURE, msg[i], 64, NULL, 0, pubs[i], ECOPT_POLICY_STRICT) !=
+        ECOPT_OK)
+        die("ecopt verify rejected a valid signature");
+}
+static void vf_sodium(int i) {
+    if (crypto_sign_verify_detached(sigs[i], msg[i], 64, pubs[i]) != 0) die("libsodium verify rejected");
+}
+static void vf_ossl(int i) {
+    EVP_MD_CTX_reset(ossl_md);
+    if (EVP_DigestVerifyInit(ossl_md, NULL, NULL, NULL, ossl_edpub[i]) != 1 ||
+        EVP_DigestVerify(ossl_md, sigs[i], 64, msg[i], 64) != 1)
+        die("OpenSSL verify rejected");
+}
+
+typedef struct {
+    char name[32];
+    void (*fn)(int);
+    const ecopt_backend *be;
+} impl;
+
+typedef struct {
+    const char *name;
+    void (*ecopt_fn)(int), (*sodium_fn)(int), (*ossl_fn)(int);
+} operation;
+
+static const operation ops[] = {
+    {"X25519 (variable base)", x_ecopt, x_sodium, x_ossl},
+    {"X25519 base point", xb_ecopt, xb_sodium, xb_ossl},
+    {"Ed25519 key generation", kg_ecopt, kg_sodium, kg_ossl},
+    {"Ed25519 sign (64 B)", sg_ecopt, sg_sodium, sg_ossl},
+    {"Ed25519 verify (64 B)", vf_ecopt, vf_sodium, vf_ossl},
+};
+#define NOPS (sizeof ops / sizeof ops[0])
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double tick_rate(void) {
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    uint64_t t0 = ticks();
+    do clock_gettime(CLOCK_MONOTONIC, &b);
+    while ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec) < 2e8);
+    uint64_t t1 = ticks();
+    return (double)(t1 - t0) / ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9);
+}
+
+static void setup(void) {
+    if (sodium_init() < 0) die("sodium_init failed");
+    randombytes_buf(scal, sizeof scal);
+    randombytes_buf(seeds, sizeof seeds);
+    randombytes_buf(msg, sizeof msg);
+    ossl_md = EVP_MD_CTX_new();
+    if (!ossl_md) die("EVP_MD_CTX_new failed");
+    for (int i = 0; i < NIN; i++) {
+        uint8_t peer[32];
+        unsigned char pk[32];
+        randombytes_buf(peer, 32);
+        crypto_scalarmult_base(upt[i], peer);
+        if (ecopt_ed25519_keypair_from_seed(&sks[i], pubs[i], seeds[i]) != ECOPT_OK) die("keypair failed");
+        if (ecopt_ed25519_sign(sigs[i], msg[i], 64, &sks[i]) != ECOPT_OK) die("sign failed");
+        crypto_sign_seed_keypair(pk, sodium_sk[i], seeds[i]);
+        ossl_x[i] = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL, scal[i], 32);
+        ossl_xpeer[i] = EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, NULL, upt[i], 32);
+        ossl_ed[i] = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, seeds[i], 32);
+        ossl_edpub[i] = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pubs[i], 32);
+        if (!ossl_x[i] || !ossl_xpeer[i] || !ossl_ed[i] || !ossl_edpub[i]) die("OpenSSL key objects failed");
+        ossl_derive[i] = EVP_PKEY_CTX_new(ossl_x[i], NULL);
+        if (!ossl_derive[i] || EVP_PKEY_derive_init(ossl_derive[i]) != 1 ||
+            EVP_PKEY_derive_set_peer(ossl_derive[i], ossl_xpeer[i]) != 1)
+            die("OpenSSL derive setup failed");
+    }
+}
+
+int main(int argc, char **argv) {
+    int rounds = 31, batch = 8, cpu = -1;
+    const char *outdir = "bench/results";
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--rounds") && a + 1 < argc) rounds = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "--batch") && a + 1 < argc) batch = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "--cpu") && a + 1 < argc) cpu = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "--out") && a + 1 < argc) outdir = argv[++a];
+        else {
+            fprintf(stderr, "usage: ecopt_bench [--rounds N] [--batch N] [--cpu N] [--out DIR]\n");
+            return 2;
+        }
+    }
+    if (rounds < 1 || rounds > MAXROUNDS || batch < 1) {
+        fprintf(stderr, "ecopt_bench: --rounds must be 1..%d and --batch at least 1\n", MAXROUNDS);
+        return 2;
+    }
+    /* Pin to one core: the last one unless --cpu says otherwise. */
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (cpu < 0) {
+        if (sched_getaffinity(0, sizeof set, &set) != 0) die("sched_getaffinity failed");
+        for (int c = CPU_SETSIZE - 1; c >= 0; c--)
+            if (CPU_ISSET(c, &set)) {
+                cpu = c;
+                break;
+            }
+        CPU_ZERO(&set);
+    }
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) die("cannot pin to the requested CPU");
+
+    setup();
+    double rate = tick_rate();
+
+    impl impls[MAXIMPL];
+    size_t nbe, nimpl = 0;
+    const ecopt_backend *const *bes = ecopt_backend_all(&nbe);
+    for (size_t b = 0; b < nbe && nimpl < MAXIMPL - 2; b++)
+        if (bes[b]->available()) {
+            snprintf(impls[nimpl].name, sizeof impls[nimpl].name, "ecopt-%s", bes[b]->name);
+            impls[nimpl].be = bes[b];
+            nimpl++;
+        }
+    size_t n_ecopt = nimpl;
+    snprintf(impls[nimpl++].name, 32, "libsodium");
+    snprintf(impls[nimpl++].name, 32, "OpenSSL");
+
+    printf("ecopt %s bench: median rdtsc ticks per operation (%d rounds of %d calls, interleaved, pinned to CPU %d)\n",
+           ecopt_version(), rounds, batch, cpu);
+    printf("peers: libsodium %s; %s\n", sodium_version_string(), OpenSSL_version(OPENSSL_VERSION));
+    printf("tick rate: %.3f GHz (ticks are TSC ticks, not core cycles)\n\n", rate / 1e9);
+
+    static double med[NOPS][MAXIMPL];
+    static double samples[MAXIMPL][MAXROUNDS];
+    int order[MAXIMPL];
+    for (size_t o = 0; o < NOPS; o++) {
+        for (size_t k = 0; k < nimpl; k++) {
+            impls[k].fn = k < n_ecopt ? ops[o].ecopt_fn : (k == n_ecopt ? ops[o].sodium_fn : ops[o].ossl_fn);
+            be_cur = impls[k].be;
+            for (int w = 0; w < batch; w++) impls[k].fn(w % NIN); /* warm up */
+        }
+        for (int r = 0; r < rounds; r++) {
+            for (size_t k = 0; k < nimpl; k++) order[k] = (int)k;
+            for (size_t k = nimpl - 1; k > 0; k--) { /* Fisher-Yates with libsodium's RNG */
+                size_t j = randombytes_uniform((uint32_t)(k + 1));
+                int t = order[k];
+                order[k] = order[j];
+                order[j] = t;
+            }
+            for (size_t k = 0; k < nimpl; k++) {
+                impl *im = &impls[order[k]];
+                be_cur = im->be;
+                uint64_t t0 = ticks();
+                for (int c = 0; c < batch; c++) im->fn((r * batch + c) % NIN);
+                uint64_t t1 = ticks();
+                samples[order[k]][r] = (double)(t1 - t0) / batch;
+            }
+        }
+        for (size_t k = 0; k < nimpl; k++) {
+            qsort(samples[k], (size_t)rounds, sizeof(double), cmp_double);
+            med[o][k] = samples[k][rounds / 2];
+        }
+    }
+
+    /* Report: console, markdown, data for the chart. */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bench.md", outdir);
+    FILE *md = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/bench.dat", outdir);
+    FILE *dat = fopen(path, "w");
+    if (!md || !dat) die("cannot write the results (does the output folder exist?)");
+    fprintf(md, "# ecopt benchmark\n\nMedian rdtsc ticks per operation (%d rounds of %d calls, interleaved in random "
+                "order, pinned to CPU %d; TSC %.3f GHz, ticks are not core cycles). Ratio = ticks / libsodium's "
+                "ticks (lower is faster).\n\nPeers: libsodium %s; %s.\n\n",
+            rounds, batch, cpu, rate / 1e9, sodium_version_string(), OpenSSL_version(OPENSSL_VERSION));
+    fprintf(md, "| operation | implementation | median ticks | ops/s | ratio vs libsodium |\n|---|---|---:|---:|---:|\n");
+    fprintf(dat, "# operation");
+    for (size_t k = 0; k < nimpl; k++) fprintf(dat, "\t%s", impls[k].name);
+    fprintf(dat, "\n");
+    printf("%-24s %-14s %12s %12s %10s\n", "operation", "impl", "ticks", "ops/s", "vs sodium");
+    for (size_t o = 0; o < NOPS; o++) {
+        fprintf(dat, "\"%s\"", ops[o].name);
+        for (size_t k = 0; k < nimpl; k++) {
+            double ratio = med[o][k] / med[o][n_ecopt];
+            printf("%-24s %-14s %12.0f %12.0f %10.2f\n", k ? "" : ops[o].name, impls[k].name, med[o][k],
+                   rate / med[o][k], ratio);
+            fprintf(md, "| %s | %s | %.0f | %.0f | %.2f |\n", ops[o].name, impls[k].name, med[o][k],
+                    rate / med[o][k], ratio);
+            fprintf(dat, "\t%.0f", med[o][k]);
+        }
+        fprintf(dat, "\n");
+    }
+    fclose(md);
+    fclose(dat);
+
+    /* The chart, when gnuplot is there (Debian's gnuplot-nox); otherwise say so. */
+    snprintf(path, sizeof path, "command -v gnuplot >/dev/null 2>&1 && gnuplot -e \"set terminal png size 1100,600; "
+                                "set output '%s/bench.png'; set style data histograms; set style histogram "
+                                "clustered gap 1; set style fill solid border -1; set ylabel 'median ticks (lower is "
+                                "better)'; set xtics rotate by -15 noenhanced; set key noenhanced; set title 'ecopt vs "
+                                "libsodium vs OpenSSL'; plot for [c=2:%zu] '%s/bench.dat' using c:xtic(1) title "
+                                "columnhead\"",
+             outdir, nimpl + 1, outdir);
+    if (system(path) != 0) printf("\n(gnuplot not found: no chart written)\n");
+    printf("\nwritten: %s/bench.md, %s/bench.dat%s\n", outdir, outdir, "");
+    for (int i = 0; i < NIN; i++) {
+        EVP_PKEY_CTX_free(ossl_derive[i]);
+        EVP_PKEY_free(ossl_x[i]);
+        EVP_PKEY_free(ossl_xpeer[i]);
+        EVP_PKEY_free(ossl_ed[i]);
+        EVP_PKEY_free(ossl_edpub[i]);
+    }
+    EVP_MD_CTX_free(ossl_md);
+    return 0;
+}
