@@ -98,14 +98,12 @@ void ref_fe_mul(mpz_t r, const mpz_t a, const mpz_t b) {
 }
 
 void ref_fe_inv(mpz_t r, const mpz_t a) {
-    mpz_t e;
-    mpz_init(e);
-    mpz_sub_ui(e, ref_p, 2);
+    /* 1/a by the extended Euclidean algorithm (mpz_invert), and 0 for a = 0 mod p, which is what a^(p-2) gives. */
     mpz_t am;
     mpz_init(am);
     mpz_mod(am, a, ref_p);
-    mpz_powm(r, am, e, ref_p);
-    mpz_clears(e, am, NULL);
+    if (mpz_sgn(am) == 0 || mpz_invert(r, am, ref_p) == 0) mpz_set_ui(r, 0);
+    mpz_clear(am);
 }
 
 int ref_fe_sqrt(mpz_t r, const mpz_t a) {

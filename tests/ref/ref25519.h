@@ -34,7 +34,7 @@ void ref_print(const char *label, const mpz_t x);
 void ref_fe_add(mpz_t r, const mpz_t a, const mpz_t b);
 void ref_fe_sub(mpz_t r, const mpz_t a, const mpz_t b);
 void ref_fe_mul(mpz_t r, const mpz_t a, const mpz_t b);
-void ref_fe_inv(mpz_t r, const mpz_t a); /* a^(p-2): 0 for a = 0 */
+void ref_fe_inv(mpz_t r, const mpz_t a); /* 1/a mod p (= a^(p-2)); 0 for a = 0 */
 /* r = a square root of a mod p; returns 1 when a is a square, else 0 (r undefined). The root returned is the one
  * with (r mod p) even; callers pick the sign. */
 int ref_fe_sqrt(mpz_t r, const mpz_t a);
