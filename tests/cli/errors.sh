@@ -205,7 +205,7 @@ t_key_pkcs8_v2_refused() {
 
 t_key_encrypted_refused() {
     fixture
-    command -v openssl >/dev/null || skip "openssl is not installed"
+    command -v openssl >/dev/null || fail "openssl is not installed (scripts/install-deps.sh installs it)"
     openssl pkey -in ed.pem -aes-128-cbc -passout pass:secret -out enc.pem 2>/dev/null
     grep -q "BEGIN ENCRYPTED PRIVATE KEY" enc.pem || fail "openssl did not write an encrypted key"
     expect 2 "^ecopt sign: enc.pem: an encrypted private key; ecopt reads unencrypted PKCS#8 keys only$" \
@@ -252,7 +252,7 @@ t_key_public_for_private() {
 
 t_key_other_algorithm() {
     fixture
-    command -v openssl >/dev/null || skip "openssl is not installed"
+    command -v openssl >/dev/null || fail "openssl is not installed (scripts/install-deps.sh installs it)"
     openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out ec.pem 2>/dev/null
     openssl pkey -in ec.pem -pubout -out ec.pub
     expect 2 "^ecopt sign: ec.pem: unsupported key algorithm id-ecPublicKey; this command needs an Ed25519 key$" \

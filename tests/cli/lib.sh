@@ -104,7 +104,7 @@ expect() {
     fi
     if [ "$code" -ne 0 ]; then
         [ "$(wc -l <err.txt)" -eq 1 ] || { cat err.txt >&2; fail "expected exactly one line on stderr"; }
-        grep -Eq '^ecopt( [a-z0-9]+)?: ' err.txt || fail "stderr is not 'ecopt <cmd>: ...': $(cat err.txt)"
+        grep -Eq '^ecopt( [a-z0-9]+)?: ' err.txt || fail "stderr is not 'ecopt <cmd>: ...': $(<err.txt)"
     fi
 }
 

@@ -98,7 +98,7 @@ t_sign_verify_pure() {
     ok "$ECOPT" sign -k k.pem -i msg -o msg.sig
     [ "$(stat -c %s msg.sig)" -eq 64 ] || fail "signature is not 64 bytes"
     ok "$ECOPT" verify -p k.pub -i msg -s msg.sig
-    [ "$(cat out.txt)" = "Signature OK (Ed25519)" ] || fail "stdout: $(cat out.txt)"
+    [ "$(<out.txt)" = "Signature OK (Ed25519)" ] || fail "stdout: $(<out.txt)"
     [ ! -s err.txt ] || fail "stderr not empty on success"
     # A private key also serves as the public key.
     ok "$ECOPT" verify -p k.pem -i msg -s msg.sig
@@ -114,7 +114,7 @@ t_sign_verify_ctx() {
     printf 'message' >msg
     ok "$ECOPT" sign -k k.pem -i msg -o a.sig --context "my protocol v1"
     ok "$ECOPT" verify -p k.pub -i msg -s a.sig --context "my protocol v1"
-    [ "$(cat out.txt)" = "Signature OK (Ed25519ctx)" ] || fail "stdout: $(cat out.txt)"
+    [ "$(<out.txt)" = "Signature OK (Ed25519ctx)" ] || fail "stdout: $(<out.txt)"
     # --context-hex names the same bytes; --context=VALUE is the same option.
     ok "$ECOPT" sign -k k.pem -i msg -o b.sig --context-hex "$(printf 'my protocol v1' | od -An -v -tx1 | tr -d ' \n')"
     cmp -s a.sig b.sig || fail "--context and --context-hex disagree"
@@ -132,7 +132,7 @@ t_sign_verify_ph() {
     head -c 100000 /dev/urandom >msg
     ok "$ECOPT" sign -k k.pem -i msg -o a.sig --prehash
     ok "$ECOPT" verify -p k.pub -i msg -s a.sig --prehash
-    [ "$(cat out.txt)" = "Signature OK (Ed25519ph)" ] || fail "stdout: $(cat out.txt)"
+    [ "$(<out.txt)" = "Signature OK (Ed25519ph)" ] || fail "stdout: $(<out.txt)"
     ok "$ECOPT" sign -k k.pem -i msg -o b.sig --prehash --context ctx
     ok "$ECOPT" verify -p k.pub -i msg -s b.sig --prehash --context ctx
     cmp -s a.sig b.sig && fail "the context does not change an Ed25519ph signature"
@@ -147,13 +147,13 @@ t_sign_verify_hex() {
     printf 'x' >msg
     ok "$ECOPT" sign -k k.pem -i msg -o raw.sig
     ok "$ECOPT" sign -k k.pem -i msg -o hex.sig --hex
-    [ "$(cat hex.sig)" = "$(b2h raw.sig)" ] || fail "hex signature is not the hex of the raw one"
+    [ "$(<hex.sig)" = "$(b2h raw.sig)" ] || fail "hex signature is not the hex of the raw one"
     [ "$(stat -c %s hex.sig)" -eq 129 ] || fail "hex signature is not 128 digits and a newline"
     ok "$ECOPT" verify -p k.pub -i msg -s hex.sig --hex
     # No newline, a CRLF, and upper case are accepted too.
-    printf '%s' "$(cat hex.sig)" >nonl.sig
+    printf '%s' "$(<hex.sig)" >nonl.sig
     ok "$ECOPT" verify -p k.pub -i msg -s nonl.sig --hex
-    printf '%s\r\n' "$(cat hex.sig)" >crlf.sig
+    printf '%s\r\n' "$(<hex.sig)" >crlf.sig
     ok "$ECOPT" verify -p k.pub -i msg -s crlf.sig --hex
     tr a-f A-F <hex.sig >upper.sig
     ok "$ECOPT" verify -p k.pub -i msg -s upper.sig --hex
@@ -166,7 +166,7 @@ t_sign_verify_stdin_stdout() {
     ok "$ECOPT" sign -k k.pem -i - -o msg.sig <msg
     ok "$ECOPT" verify -p k.pub -i msg -s msg.sig
     ok "$ECOPT" sign -k k.pem -i msg -o - --hex
-    [ "$(cat out.txt)" = "$(b2h msg.sig)" ] || fail "stdout signature differs"
+    [ "$(<out.txt)" = "$(b2h msg.sig)" ] || fail "stdout signature differs"
     ok "$ECOPT" sign -k k.pem -i msg -o -
     cmp -s out.txt msg.sig || fail "raw stdout signature differs"
     ok "$ECOPT" verify -p k.pub -i - -s msg.sig <msg
@@ -232,7 +232,7 @@ t_x25519_agreement() {
     cmp -s ab ba || fail "the two sides disagree"
     [ "$(mode ab)" = 600 ] || fail "secret file mode $(mode ab), expected 600"
     ok "$ECOPT" x25519 -k alice.pem -p bob.pub --hex
-    [ "$(cat out.txt)" = "$(b2h ab)" ] || fail "--hex output differs"
+    [ "$(<out.txt)" = "$(b2h ab)" ] || fail "--hex output differs"
     ok "$ECOPT" x25519 -k alice.pem -p bob.pub
     cmp -s out.txt ab || fail "raw stdout differs"
     # A private key works as the peer's key (its public key is used).
@@ -269,7 +269,7 @@ t_help() {
 
 t_version() {
     ok "$ECOPT" version
-    grep -Eq "^ecopt [0-9]+\.[0-9]+\.[0-9]+$" out.txt || fail "no version line: $(cat out.txt)"
+    grep -Eq "^ecopt [0-9]+\.[0-9]+\.[0-9]+$" out.txt || fail "no version line: $(<out.txt)"
     grep -Eq "^backend: [a-z0-9]+$" out.txt || fail "no backend line"
     grep -Eq "^compiled in: [a-z0-9 ]+$" out.txt || fail "no backend list"
     ok "$ECOPT" --version
@@ -292,7 +292,7 @@ t_backends_agree() {
             continue
         fi
         [ $rc -eq 0 ] || { cat v.txt; fail "ECOPT_BACKEND=$be ecopt version: exit $rc"; }
-        grep -q "^backend: $be$" v.txt || fail "ECOPT_BACKEND=$be is not used: $(cat v.txt)"
+        grep -q "^backend: $be$" v.txt || fail "ECOPT_BACKEND=$be is not used: $(<v.txt)"
         export ECOPT_BACKEND=$be
         ok "$ECOPT" pubkey -i k.pem -o k.$be.pub
         ok "$ECOPT" pubkey -i x.pem -o x.$be.pub
