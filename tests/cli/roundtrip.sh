@@ -316,4 +316,35 @@ t_backends_agree() {
     echo "backends compared: $n of: $list"
 }
 
+# ---- memory errors and leaks --------------------------------------------------------------------------------------
+
+# Each command, on success and on its main failure paths, under valgrind memcheck: no invalid access, no use of
+# uninitialised memory, no definite leak.
+t_valgrind_commands() { # labels: valgrind
+    command -v valgrind >/dev/null || skip "valgrind is not installed"
+    local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
+        --track-origins=yes)
+    ok "${vg[@]}" "$ECOPT" version
+    ok "${vg[@]}" "$ECOPT" keygen ed25519 -o k.pem
+    ok "${vg[@]}" "$ECOPT" keygen x25519 -o x.pem
+    ok "${vg[@]}" "$ECOPT" pubkey -i k.pem -o k.pub
+    ok "${vg[@]}" "$ECOPT" pubkey -i x.pem -o x.pub
+    head -c 3000 /dev/urandom >msg
+    ok "${vg[@]}" "$ECOPT" sign -k k.pem -i msg -o msg.sig
+    ok "${vg[@]}" "$ECOPT" sign -k k.pem -i msg -o ctx.sig --context abc --hex
+    ok "${vg[@]}" "$ECOPT" sign -k k.pem -i msg -o ph.sig --prehash
+    ok "${vg[@]}" "$ECOPT" verify -p k.pub -i msg -s msg.sig
+    ok "${vg[@]}" "$ECOPT" verify -p k.pub -i msg -s ctx.sig --context abc --hex
+    ok "${vg[@]}" "$ECOPT" verify -p k.pub -i msg -s ph.sig --prehash
+    ok "${vg[@]}" "$ECOPT" x25519 -k x.pem -p x.pub -o s
+    expect 1 "rejected, equation" "${vg[@]}" "$ECOPT" verify -p k.pub -i k.pem -s msg.sig
+    expect 2 "an X25519 key" "${vg[@]}" "$ECOPT" sign -k x.pem -i msg -o bad.sig
+    expect 2 "not a PEM file" "${vg[@]}" "$ECOPT" sign -k msg -i msg -o bad.sig
+    expect 2 "PKCS#8 v2" "${vg[@]}" "$ECOPT" pubkey -i <(pem "PRIVATE KEY" \
+        "3051020101300506032b657004220420$(rand_hex 32)812100$(rand_hex 32)" /dev/stdout)
+    x_pub_pem 0000000000000000000000000000000000000000000000000000000000000000 zero.pub
+    expect 2 "small order" "${vg[@]}" "$ECOPT" x25519 -k x.pem -p zero.pub
+    expect 2 "unknown option" "${vg[@]}" "$ECOPT" sign --bogus
+}
+
 run_cases
