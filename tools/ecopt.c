@@ -3,7 +3,7 @@
  *   ecopt keygen ed25519|x25519 -o KEY.pem
  *   ecopt pubkey -i KEY.pem [-o PUB.pem]
  *   ecopt sign   -k KEY.pem -i FILE -o SIG [--context STR | --context-hex HEX] [--prehash] [--hex]
- *   ecopt verify -p PUB.pem -i FILE -s SIG [--context STR | --context-hex HEX] [--prehash] [--hex]
+ *   ecopt verify -p PUB.pem -i FILE -s SIG [--context STR | --context-hex HEX] [--prehash] [--hex] [--zip215]
  *   ecopt x25519 -k KEY.pem -p PEER.pem [-o SECRET] [--hex]
  *   ecopt version
  *
@@ -32,7 +32,7 @@ static const char main_help[] =
     "  keygen ed25519|x25519 -o KEY.pem     make a private key (PKCS#8, mode 0600)\n"
     "  pubkey -i KEY.pem [-o PUB.pem]       write the public key of a private key\n"
     "  sign   -k KEY.pem -i FILE -o SIG     sign FILE with an Ed25519 key\n"
-    "  verify -p PUB.pem -i FILE -s SIG     check an Ed25519 signature\n"
+    "  verify -p PUB.pem -i FILE -s SIG     check an Ed25519 signature (strict, or --zip215)\n"
     "  x25519 -k KEY.pem -p PEER.pem        X25519 shared secret with a peer's public key\n"
     "  version                              library version and field backends\n"
     "  help [COMMAND]                       this text, or a command's\n"
@@ -92,10 +92,13 @@ static const char sign_help[] =
 
 static const char verify_help[] =
     "usage: ecopt verify -p PUB.pem -i FILE -s SIG [--context STR | --context-hex HEX] [--prehash] [--hex]\n"
+    "                    [--zip215]\n"
     "\n"
     "Check an Ed25519 signature on FILE. The variant options must match the ones used to sign (see\n"
     "'ecopt sign --help'). Verification is strict: canonical encodings of the public key A and of R,\n"
     "neither of small order, S < l, and the cofactored equation [8][S]B = [8]R + [8][k]A.\n"
+    "--zip215 applies ZIP 215 instead (pure Ed25519 only): non-canonical A and R and points of small\n"
+    "order are accepted; S < l and the same cofactored equation are still required.\n"
     "Prints 'Signature OK' and exits 0, or names the failed rule and exits 1.\n"
     "\n"
     "options:\n"
@@ -106,6 +109,7 @@ static const char verify_help[] =
     "      --context-hex HEX   the context, given in hex\n"
     "      --prehash           Ed25519ph\n"
     "      --hex               the signature file is hex\n"
+    "      --zip215            the ZIP 215 policy instead of the strict one\n"
     "  -h, --help              this text\n"
     "\n"
     "example:\n"
@@ -489,8 +493,8 @@ static int cmd_verify(int argc, char **argv)
     opt opts[] = { { "-p", "--pub", 1, NULL, 0 },         { "-i", "--in", 1, NULL, 0 },
                    { "-s", "--sig", 1, NULL, 0 },         { NULL, "--context", 1, NULL, 0 },
                    { NULL, "--context-hex", 1, NULL, 0 }, { NULL, "--prehash", 0, NULL, 0 },
-                   { NULL, "--hex", 0, NULL, 0 } };
-    opt *o_pub = &opts[0], *o_in = &opts[1], *o_sig = &opts[2], *o_hex = &opts[6];
+                   { NULL, "--hex", 0, NULL, 0 },         { NULL, "--zip215", 0, NULL, 0 } };
+    opt *o_pub = &opts[0], *o_in = &opts[1], *o_sig = &opts[2], *o_hex = &opts[6], *o_zip215 = &opts[7];
     size_t npos, msglen = 0;
     uint8_t *msg = NULL;
     uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES];
@@ -510,6 +514,8 @@ static int cmd_verify(int argc, char **argv)
     if ((rc = get_variant(&opts[3], &opts[4], &opts[5], &v)) != CLI_OK ||
         (rc = one_stdin(o_pub, o_in, o_sig)) != CLI_OK)
         return rc;
+    if (o_zip215->given && (v.prehash || v.has_ctx))
+        return cli_fail(CLI_USAGE, "--zip215", "defined for pure Ed25519 only (no --context, no --prehash)");
     if ((rc = backend_init()) != CLI_OK)
         return rc;
 
@@ -523,18 +529,21 @@ static int cmd_verify(int argc, char **argv)
         rc = ecopt_ed25519ph_verify(sig, msg, msglen, v.ctx, v.ctxlen, key.pub);
     else if (v.has_ctx)
         rc = ecopt_ed25519ctx_verify(sig, msg, msglen, v.ctx, v.ctxlen, key.pub);
+    else if (o_zip215->given)
+        rc = ecopt_ed25519_verify_zip215(sig, msg, msglen, key.pub);
     else
         rc = ecopt_ed25519_verify(sig, msg, msglen, key.pub);
 
     switch (rc) {
     case ECOPT_OK:
-        printf("Signature OK (%s)\n", variant_name(&v));
+        printf("Signature OK (%s%s)\n", variant_name(&v), o_zip215->given ? ", ZIP-215" : "");
         rc = CLI_OK;
         goto out;
     /* The rule that failed (policy in ecopt.h). The library does not say whether A or R failed a point check. */
     case ECOPT_ERR_ENCODING:
         rule = "encoding";
-        detail = "public key A or R not canonical, or S >= l";
+        detail = o_zip215->given ? "public key A or R not a curve point, or S >= l"
+                                 : "public key A or R not canonical, or S >= l";
         break;
     case ECOPT_ERR_SMALL_ORDER:
         rule = "small order";
@@ -552,7 +561,8 @@ static int cmd_verify(int argc, char **argv)
         goto out;
     }
     rc = cli_fail(CLI_NO, strcmp(o_sig->value, "-") == 0 ? "standard input" : o_sig->value,
-                  "%s signature rejected, %s: %s (%s)", variant_name(&v), rule, ecopt_strerror(rc), detail);
+                  "%s%s signature rejected, %s: %s (%s)", variant_name(&v), o_zip215->given ? " (ZIP-215)" : "", rule,
+                  ecopt_strerror(rc), detail);
 out:
     cli_key_wipe(&key);
     cli_free_buffer(msg, msglen, 0);

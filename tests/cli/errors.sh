@@ -464,6 +464,26 @@ t_verify_noncanonical_key() {
     expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, encoding: " "$ECOPT" verify -p neg0.pub -i msg -s msg.sig
 }
 
+t_verify_zip215_refuses_variants() {
+    fixture
+    expect 2 "^ecopt verify: --zip215: defined for pure Ed25519 only" \
+        "$ECOPT" verify -p ed.pub -i msg -s msg.sig --zip215 --context abc
+    expect 2 "^ecopt verify: --zip215: defined for pure Ed25519 only" "$ECOPT" verify -p ed.pub -i msg -s msg.sig --zip215 --prehash
+}
+
+t_verify_zip215_rejects() {
+    fixture
+    local s
+    s=$(b2h msg.sig)
+    printf 'hello, world!\n' >msg2
+    expect 1 "^ecopt verify: msg.sig: Ed25519 \(ZIP-215\) signature rejected, equation: " \
+        "$ECOPT" verify -p ed.pub -i msg2 -s msg.sig --zip215
+    # S < l is still required.
+    h2b "${s:0:126}f0" >big.sig
+    expect 1 "^ecopt verify: big.sig: Ed25519 \(ZIP-215\) signature rejected, encoding: " \
+        "$ECOPT" verify -p ed.pub -i msg -s big.sig --zip215
+}
+
 # ---- the environment (exit 3) -------------------------------------------------------------------------------------
 
 t_env_output_directory_missing() {

@@ -141,6 +141,30 @@ t_sign_verify_ph() {
     cmp -s a.sig c.sig || fail "empty context differs from none"
 }
 
+# ZIP 215 accepts what the strict policy refuses: small-order and non-canonical A and R.
+t_verify_zip215() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    ok "$ECOPT" pubkey -i k.pem -o k.pub
+    printf 'zip' >msg
+    ok "$ECOPT" sign -k k.pem -i msg -o msg.sig
+    ok "$ECOPT" verify -p k.pub -i msg -s msg.sig --zip215
+    [ "$(<out.txt)" = "Signature OK (Ed25519, ZIP-215)" ] || fail "stdout: $(<out.txt)"
+    # A = R = the identity and S = 0 satisfy [8][S]B = [8]R + [8][k]A for every message.
+    local id=0100000000000000000000000000000000000000000000000000000000000000
+    local zero=0000000000000000000000000000000000000000000000000000000000000000
+    h2b "$id$zero" >id.sig
+    ed_pub_pem "$id" id.pub
+    ok "$ECOPT" verify -p id.pub -i msg -s id.sig --zip215
+    expect 1 "signature rejected, small order" "$ECOPT" verify -p id.pub -i msg -s id.sig
+    # The identity encoded non-canonically: y = p + 1, and x = 0 with the sign bit set.
+    ed_pub_pem eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f idp.pub
+    ok "$ECOPT" verify -p idp.pub -i msg -s id.sig --zip215
+    expect 1 "signature rejected, encoding" "$ECOPT" verify -p idp.pub -i msg -s id.sig
+    ed_pub_pem 0100000000000000000000000000000000000000000000000000000000000080 idneg.pub
+    ok "$ECOPT" verify -p idneg.pub -i msg -s id.sig --zip215
+    expect 1 "signature rejected, encoding" "$ECOPT" verify -p idneg.pub -i msg -s id.sig
+}
+
 t_sign_verify_hex() {
     ok "$ECOPT" keygen ed25519 -o k.pem
     ok "$ECOPT" pubkey -i k.pem -o k.pub
