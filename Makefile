@@ -1,0 +1,66 @@
+# Makefile — the front door. CMake does the real work; this file picks a build directory per variant and runs
+# the steps in order. `make help` lists the targets.
+#
+#   make demo                 install dependencies, build, and run a narrated tour of the ecopt command
+#   make test                 install dependencies, build, run the tests (all but label slow)
+#   make test CC=clang        the same with clang (build/clang)
+#   make test SANITIZE=1      ASan + UBSan build (build/<cc>-asan), without the valgrind tests
+#   make test-slow            every test, including label slow
+#   make build                configure and build only
+#   make clean                remove build/
+
+SHELL := /bin/bash
+
+SANITIZE ?= 0
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+# build/<compiler>[-asan]: one directory per variant, since CMake fixes the compiler when it first configures.
+CC_NAME := $(notdir $(firstword $(CC)))
+ifeq ($(SANITIZE),1)
+  BUILD := build/$(CC_NAME)-asan
+  CMAKE_FLAGS := -DECOPT_SANITIZE=ON
+  EXCLUDE_FAST := slow|valgrind
+  EXCLUDE_ALL := -LE valgrind
+else ifeq ($(SANITIZE),0)
+  BUILD := build/$(CC_NAME)
+  CMAKE_FLAGS := -DECOPT_SANITIZE=OFF
+  EXCLUDE_FAST := slow
+  EXCLUDE_ALL :=
+else
+  $(error SANITIZE must be 0 or 1, not '$(SANITIZE)')
+endif
+
+ECOPT_BIN := $(BUILD)/tools/ecopt
+
+.PHONY: all build test test-slow demo deps clean help
+
+all: build
+
+help:
+	@sed -n '4,11p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	scripts/install-deps.sh
+
+build:
+	CC="$(CC)" cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Steps in order (deps, build, ctest) even under make -j.
+test:
+	scripts/install-deps.sh
+	$(MAKE) --no-print-directory build
+	cd $(BUILD) && ctest --output-on-failure -LE '$(EXCLUDE_FAST)' -j2
+
+test-slow:
+	scripts/install-deps.sh
+	$(MAKE) --no-print-directory build
+	cd $(BUILD) && ctest --output-on-failure $(EXCLUDE_ALL) -j2
+
+demo:
+	scripts/install-deps.sh
+	$(MAKE) --no-print-directory build
+	scripts/demo.sh $(ECOPT_BIN)
+
+clean:
+	rm -rf build
