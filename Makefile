@@ -7,6 +7,7 @@
 #   make test SANITIZE=1      ASan + UBSan build (build/<cc>-asan), without the valgrind tests
 #   make test-slow            every test, including label slow
 #   make build                configure and build only
+#   make bench                build, then benchmark against libsodium and OpenSSL into bench/results/
 #   make clean                remove build/
 
 SHELL := /bin/bash
@@ -32,12 +33,12 @@ endif
 
 ECOPT_BIN := $(BUILD)/tools/ecopt
 
-.PHONY: all build test test-slow demo deps clean help
+.PHONY: all build test test-slow demo bench deps clean help
 
 all: build
 
 help:
-	@sed -n '4,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '4,12p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	scripts/install-deps.sh
@@ -61,6 +62,13 @@ demo:
 	scripts/install-deps.sh
 	$(MAKE) --no-print-directory build
 	scripts/demo.sh $(ECOPT_BIN)
+
+# BENCH_ARGS passes options to ecopt_bench (--rounds N --batch N --cpu N --out DIR); x86-64 only.
+bench:
+	@[ "$(SANITIZE)" = 0 ] || { echo "make bench: not with SANITIZE=1" >&2; exit 2; }
+	$(MAKE) --no-print-directory build
+	mkdir -p bench/results
+	$(BUILD)/bench/ecopt_bench $(BENCH_ARGS)
 
 clean:
 	rm -rf build
