@@ -7,8 +7,8 @@
  *                             real public keys)
  *   ed25519 public keys       keypair_from_seed      = OpenSSL raw public key = crypto_sign_seed_keypair
  *   ed25519 signatures        ecopt_ed25519_sign     = EVP_DigestSign         = crypto_sign_detached (bytes)
- *   ed25519 verdicts          valid signature accepted by all three; one random bit flipped in sig, msg or key
- *                             rejected by all three; ecopt's error code, on every 10th flip, the one the strict
+ *   ed25519 verdicts          valid signature accepted by all three (ecopt: strict and ZIP-215); one random bit
+ *                             flipped in sig, msg or key rejected by all three (ecopt: both policies); ecopt's error code, on every 10th flip, the one the strict
  *                             policy gives (classified with the GMP reference's decoder)
  *   ed25519ph (empty ctx)     ecopt_ed25519ph_sign   = crypto_sign_ed25519ph_final_create (bytes); verdicts as
  *                             above against crypto_sign_ed25519ph_final_verify
@@ -247,9 +247,10 @@ int main(int argc, char **argv) {
         int ve = ecopt_ed25519_verify(ss, msg, msglen, ps);
         int vs = crypto_sign_verify_detached(ss, msg, msglen, ps) == 0;
         int vo = ossl_ed25519_verify(ss, msg, msglen, ps);
+        int vz = ecopt_ed25519_verify_zip215(ss, msg, msglen, ps);
         evalid.n++;
-        if (ve == ECOPT_OK && vs && vo) evalid.ok++;
-        else tu_fail("ed25519 valid signature: ecopt %d, libsodium %d, OpenSSL %d", ve, vs, vo),
+        if (ve == ECOPT_OK && vz == ECOPT_OK && vs && vo) evalid.ok++;
+        else tu_fail("ed25519 valid signature: ecopt %d, zip215 %d, libsodium %d, OpenSSL %d", ve, vz, vs, vo),
             tu_hex_print("pub", ps, 32), tu_hex_print("sig", ss, 64), tu_hex_print("msg", msg, msglen);
         /* One random bit flipped in sig, msg (when non-empty) or key: all reject. */
         uint8_t sig2[64], pub2[32];
@@ -264,13 +265,14 @@ int main(int argc, char **argv) {
         ve = ecopt_ed25519_verify(sig2, msg, msglen, pub2);
         vs = crypto_sign_verify_detached(sig2, msg, msglen, pub2) == 0;
         vo = ossl_ed25519_verify(sig2, msg, msglen, pub2);
+        vz = ecopt_ed25519_verify_zip215(sig2, msg, msglen, pub2);
         eflip.n++;
-        if (ve != ECOPT_OK && !vs && !vo) {
+        if (ve != ECOPT_OK && vz != ECOPT_OK && !vs && !vo) {
             eflip.ok++;
         } else {
             static const char *const wn[] = {"sig", "pub", "msg"};
-            tu_fail("ed25519 %s bit %zu flipped: ecopt %d, libsodium accepts %d, OpenSSL accepts %d", wn[where], bit,
-                    ve, vs, vo);
+            tu_fail("ed25519 %s bit %zu flipped: ecopt %d, zip215 %d, libsodium accepts %d, OpenSSL accepts %d",
+                    wn[where], bit, ve, vz, vs, vo);
             tu_hex_print("pub", pub2, 32), tu_hex_print("sig", sig2, 64), tu_hex_print("msg", msg, msglen);
         }
         if (i % 10 == 0) {

@@ -13,6 +13,9 @@
  *                    accepted (cofactored equation)
  *   mixed_R          R' = [r]B + T, S = r + k a: accepted (cofactored equation)
  *   noncanonical_A   A of large order written with y + p (y < 19): ECOPT_ERR_ENCODING
+ * Every case also goes through ecopt_ed25519_verify_zip215, asserted against the reference's ZIP-215 reading
+ * (ref_ed25519_verify_zip215): small-order and non-canonical A and R that satisfy the cofactored equation are
+ * accepted there; S >= l is still ECOPT_ERR_ENCODING.
  * For each class the verdicts of the cofactorless reference, libsodium and OpenSSL are printed next to ecopt's:
  * where they differ is documented there (the peers use the cofactorless equation [S]B = R + [k]A). Only ecopt is
  * asserted; the peers' answers are asserted only where every reading of RFC 8032 agrees (s_plus_l, mixed_R). */
@@ -42,6 +45,7 @@ typedef struct cls {
     const char *name;
     long n, ecopt_ok, ecopt_acc, cofless_acc, sodium_acc, ossl_acc;
     int codes[8]; /* ecopt's codes, by -code */
+    long zip_ok, zip_acc; /* ecopt_ed25519_verify_zip215 = the ZIP-215 policy; accepted by it */
 } cls;
 
 /* Verify one case everywhere; assert ecopt == policy (and, when want_rule >= 0... checked by the caller). */
@@ -74,15 +78,31 @@ static int run_case(cls *c, const uint8_t sig[64], const uint8_t *msg, size_t ms
         tu_hex_print("sig", sig, 64);
         tu_hex_print("msg", msg, msglen);
     }
+    /* ZIP-215 on the same case: ecopt against the reference's reading of that policy; STRICT-accepted must be
+     * ZIP-215-accepted (ecopt.h). */
+    int zwant = ref_ed25519_verify_zip215(sig, msg, msglen, pub);
+    int zgot = ecopt_ed25519_verify_zip215(sig, msg, msglen, pub);
+    c->zip_acc += zgot == ECOPT_OK;
+    if (zgot == zwant && !(want == ECOPT_OK && zwant != ECOPT_OK)) {
+        c->zip_ok++;
+    } else {
+        tu_fail("%s: ecopt_ed25519_verify_zip215 returned %d (%s), the ZIP-215 policy gives %d (%s)", c->name, zgot,
+                ecopt_strerror(zgot), zwant, ecopt_strerror(zwant));
+        tu_hex_print("pub", pub, 32);
+        tu_hex_print("sig", sig, 64);
+        tu_hex_print("msg", msg, msglen);
+        good = 0;
+    }
     c->ecopt_ok += good;
     return good;
 }
 
 static void print_cls(const cls *c) {
-    printf("  %-15s %4ld cases, ecopt = policy %4ld | accepted by: ecopt %4ld, cofactorless ref %4ld, libsodium %4ld, "
-           "OpenSSL %4ld | ecopt codes: OK %d ENCODING %d SMALL_ORDER %d VERIFY %d\n",
-           c->name, c->n, c->ecopt_ok, c->ecopt_acc, c->cofless_acc, c->sodium_acc, c->ossl_acc, c->codes[0],
-           c->codes[2], c->codes[3], c->codes[4]);
+    printf("  %-15s %4ld cases, ecopt = policies %4ld | accepted by: ecopt strict %4ld, ecopt zip215 %4ld, "
+           "cofactorless ref %4ld, libsodium %4ld, OpenSSL %4ld | strict codes: OK %d ENCODING %d SMALL_ORDER %d "
+           "VERIFY %d\n",
+           c->name, c->n, c->ecopt_ok, c->ecopt_acc, c->zip_acc, c->cofless_acc, c->sodium_acc, c->ossl_acc,
+           c->codes[0], c->codes[2], c->codes[3], c->codes[4]);
 }
 
 /* sig = (R, (r + k a) mod l), k = H(R || A || M) over the given bytes. r_or_s0: r (mpz). */
@@ -152,7 +172,7 @@ int main(int argc, char **argv) {
     uint8_t msg[64], seed[32], prefix[32], A[32], R[32], sig[64];
 
     /* ---- S + j l ---- */
-    cls c_sl = {"s_plus_l", 0, 0, 0, 0, 0, 0, {0}};
+    cls c_sl = {"s_plus_l", 0, 0, 0, 0, 0, 0, {0}, 0, 0};
     for (long i = 0; i < 4 * o.iters; i++) {
         tu_rng_bytes(&rng, seed, 32);
         size_t msglen = tu_rng_below(&rng, sizeof msg);
@@ -180,7 +200,7 @@ int main(int argc, char **argv) {
     uint8_t tenc[16][32];
     int tcanon[16];
     int nt = torsion_encodings(tenc, tcanon, T);
-    cls c_ta = {"torsion_A", 0, 0, 0, 0, 0, 0, {0}}, c_tr = {"torsion_R", 0, 0, 0, 0, 0, 0, {0}};
+    cls c_ta = {"torsion_A", 0, 0, 0, 0, 0, 0, {0}, 0, 0}, c_tr = {"torsion_R", 0, 0, 0, 0, 0, 0, {0}, 0, 0};
     for (int e = 0; e < nt; e++) {
         for (long i = 0; i < o.iters; i++) {
             size_t msglen = tu_rng_below(&rng, sizeof msg);
@@ -204,7 +224,7 @@ int main(int argc, char **argv) {
     }
 
     /* ---- mixed order: A + T and R + T ---- */
-    cls c_ma = {"mixed_A", 0, 0, 0, 0, 0, 0, {0}}, c_mr = {"mixed_R", 0, 0, 0, 0, 0, 0, {0}};
+    cls c_ma = {"mixed_A", 0, 0, 0, 0, 0, 0, {0}, 0, 0}, c_mr = {"mixed_R", 0, 0, 0, 0, 0, 0, {0}, 0, 0};
     for (int ti = 1; ti < 8; ti++) {
         for (long i = 0; i < 2 * o.iters; i++) {
             size_t msglen = tu_rng_below(&rng, sizeof msg);
@@ -238,7 +258,7 @@ int main(int argc, char **argv) {
                 "R' = R", c_mr.cofless_acc, c_mr.sodium_acc, c_mr.ossl_acc);
 
     /* ---- non-canonical A of large order: y + p for the y < 19 that are on the curve ---- */
-    cls c_na = {"noncanonical_A", 0, 0, 0, 0, 0, 0, {0}};
+    cls c_na = {"noncanonical_A", 0, 0, 0, 0, 0, 0, {0}, 0, 0};
     for (unsigned y = 2; y < 19; y++) {
         uint8_t e[32] = {0};
         e[0] = (uint8_t)y;

@@ -147,6 +147,22 @@ static int expect_verdict(const char *what, const char *name, ref_ed_variant v, 
         tu_hex_print("msg", msg, msglen);
         return 0;
     }
+    if (v == REF_ED25519) {
+        int zwant = ref_ed25519_verify_zip215(sig, msg, msglen, pub);
+        int zgot = ecopt_ed25519_verify_zip215(sig, msg, msglen, pub);
+        if (zwant == ECOPT_OK) {
+            tu_fail("%s %s: the reference's ZIP-215 accepts the modified signature", name, what);
+            return 0;
+        }
+        if (zgot != zwant) {
+            tu_fail("%s %s: verify_zip215 returned %d (%s), the ZIP-215 policy gives %d (%s)", name, what, zgot,
+                    ecopt_strerror(zgot), zwant, ecopt_strerror(zwant));
+            tu_hex_print("sig", sig, 64);
+            tu_hex_print("pub", pub, 32);
+            tu_hex_print("msg", msg, msglen);
+            return 0;
+        }
+    }
     return 1;
 }
 
@@ -190,6 +206,8 @@ static void run_rfc8032(void) {
         rc = verify_v(v, sig, msg, msglen, ctxp, ctxlen, pub);
         if (rc != ECOPT_OK) tu_fail("%s: verify of the RFC signature returned %d (%s)", name, rc, ecopt_strerror(rc)),
             good = 0;
+        if (v == REF_ED25519 && (rc = ecopt_ed25519_verify_zip215(sig, msg, msglen, pub)) != ECOPT_OK)
+            tu_fail("%s: verify_zip215 of the RFC signature returned %d (%s)", name, rc, ecopt_strerror(rc)), good = 0;
 
         /* One flipped bit in R, in S, in A, and in M, each rejected with the policy's code. */
         static const int sig_bits[] = {0, 7, 100, 255, 256, 300, 507, 509, 511};
@@ -348,7 +366,7 @@ static void run_wycheproof_x25519(void) {
 static void run_wycheproof_ed25519(void) {
     cJSON *j = tu_load_json(tu_vector_path("wycheproof/ed25519_test.json"));
     cJSON *g, *t;
-    int n = 0, ok = 0, nvalid = 0, ninvalid = 0, nlen = 0;
+    int n = 0, ok = 0, nvalid = 0, ninvalid = 0, nlen = 0, zip_ok = 0, zip_acc = 0, zip_n = 0;
     int codes[8] = {0};
     cJSON_ArrayForEach(g, cJSON_GetObjectItem(j, "testGroups")) {
         uint8_t pk[32];
@@ -379,6 +397,22 @@ static void run_wycheproof_ed25519(void) {
                     tu_hex_print("sig", sig, 64);
                     tu_hex_print("msg", msg, msglen);
                 }
+                /* The same case under ecopt_ed25519_verify_zip215 against the reference's ZIP-215 reading. */
+                int zwant = ref_ed25519_verify_zip215(sig, msg, msglen, pk);
+                int zgot = ecopt_ed25519_verify_zip215(sig, msg, msglen, pk);
+                zip_n++;
+                zip_acc += zgot == ECOPT_OK;
+                if (zgot == zwant) {
+                    zip_ok++;
+                } else {
+                    good = 0;
+                    tu_fail("tcId %d (%s): verify_zip215 returned %d (%s); ZIP-215 policy (GMP) gives %d (%s)",
+                            tcid(t), tu_json_str(t, "comment"), zgot, ecopt_strerror(zgot), zwant,
+                            ecopt_strerror(zwant));
+                    tu_hex_print("pk", pk, 32);
+                    tu_hex_print("sig", sig, 64);
+                    tu_hex_print("msg", msg, msglen);
+                }
             }
             ok += good;
             free(msg);
@@ -388,6 +422,8 @@ static void run_wycheproof_ed25519(void) {
     printf("ed25519_test.json: %d/%d passed (%d valid accepted; %d invalid rejected: %d by length before the call, "
            "%d ENCODING, %d SMALL_ORDER, %d VERIFY)\n",
            ok, n, nvalid, ninvalid, nlen, codes[2], codes[3], codes[4]);
+    printf("ed25519_test.json under ZIP-215: %d/%d as the policy gives (%d accepted: the %d valid and tcId 151)\n",
+           zip_ok, zip_n, zip_acc, nvalid);
     if (n != 151) tu_fail("ed25519_test.json: expected 151 cases, read %d", n);
     cJSON_Delete(j);
 }

@@ -495,9 +495,9 @@ void ref_ed25519_sign(uint8_t sig[64], ref_ed_variant v, const uint8_t *ctx, siz
     mpz_clears(s, r, k, S, NULL);
 }
 
-int ref_ed25519_verify_policy(const uint8_t sig[64], ref_ed_variant v, const uint8_t *ctx, size_t ctxlen,
-                              const uint8_t *msg, size_t msglen, const uint8_t pub[32], int cofactored,
-                              int small_order_rules) {
+static int verify_general(const uint8_t sig[64], ref_ed_variant v, const uint8_t *ctx, size_t ctxlen,
+                          const uint8_t *msg, size_t msglen, const uint8_t pub[32], int cofactored,
+                          int small_order_rules, int strict_decode) {
     int rc;
     ref_pt A, R, B, lhs, rhs, t;
     ref_pt_init(&A);
@@ -508,8 +508,8 @@ int ref_ed25519_verify_policy(const uint8_t sig[64], ref_ed_variant v, const uin
     ref_pt_init(&t);
     mpz_t S, k;
     mpz_inits(S, k, NULL);
-    /* 1. A canonical and on the curve. */
-    if (ref_pt_decode(&A, pub, 1) != REF_DEC_OK) {
+    /* 1. A canonical and on the curve (strict), or only on the curve (ZIP-215). */
+    if (strict_decode ? ref_pt_decode(&A, pub, 1) != REF_DEC_OK : ref_pt_decode(&A, pub, 0) == REF_DEC_NOT_ON_CURVE) {
         rc = ECOPT_ERR_ENCODING;
         goto out;
     }
@@ -519,7 +519,7 @@ int ref_ed25519_verify_policy(const uint8_t sig[64], ref_ed_variant v, const uin
         goto out;
     }
     /* 3, 4. The same for R. */
-    if (ref_pt_decode(&R, sig, 1) != REF_DEC_OK) {
+    if (strict_decode ? ref_pt_decode(&R, sig, 1) != REF_DEC_OK : ref_pt_decode(&R, sig, 0) == REF_DEC_NOT_ON_CURVE) {
         rc = ECOPT_ERR_ENCODING;
         goto out;
     }
@@ -553,4 +553,14 @@ out:
     ref_pt_clear(&t);
     mpz_clears(S, k, NULL);
     return rc;
+}
+
+int ref_ed25519_verify_policy(const uint8_t sig[64], ref_ed_variant v, const uint8_t *ctx, size_t ctxlen,
+                              const uint8_t *msg, size_t msglen, const uint8_t pub[32], int cofactored,
+                              int small_order_rules) {
+    return verify_general(sig, v, ctx, ctxlen, msg, msglen, pub, cofactored, small_order_rules, 1);
+}
+
+int ref_ed25519_verify_zip215(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t pub[32]) {
+    return verify_general(sig, REF_ED25519, NULL, 0, msg, msglen, pub, 1, 0, 0);
 }

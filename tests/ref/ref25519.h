@@ -115,4 +115,9 @@ int ref_ed25519_verify_policy(const uint8_t sig[64], ref_ed_variant v, const uin
                               const uint8_t *msg, size_t msglen, const uint8_t pub[32], int cofactored,
                               int small_order_rules);
 
+/* The verdict of ecopt's ZIP-215 policy (ecopt.h; Zcash ZIP 215) for pure Ed25519: A and R decoded permissively
+ * (y taken mod p, x = 0 with the sign bit set read as x = 0; ECOPT_ERR_ENCODING only for a y with no curve point),
+ * no small-order rules, S < l (ECOPT_ERR_ENCODING), the cofactored equation with k over the received bytes. */
+int ref_ed25519_verify_zip215(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t pub[32]);
+
 #endif /* ECOPT_TESTS_REF25519_H */
