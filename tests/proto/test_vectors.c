@@ -7,7 +7,10 @@
  *   wycheproof_x25519   wycheproof/x25519_test.json: valid must equal; acceptable either rejected or equal;
  *                       an all-zero expected output must give ECOPT_ERR_SMALL_ORDER
  *   wycheproof_ed25519  wycheproof/ed25519_test.json: valid accepted, invalid rejected, each with the error code
- *                       the strict policy of ecopt.h gives (computed by the GMP reference)
+ *                       the strict policy of ecopt.h gives (computed by the GMP reference); the same under
+ *                       ecopt_ed25519_verify_zip215 and the ZIP-215 policy
+ *   unsupported         (with ECOPT_BACKEND naming no backend) every function returns ECOPT_ERR_UNSUPPORTED and
+ *                       zeroes its outputs
  * Files are read in place from ../shared/vectors. Prints "<file>: passed/total passed". */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -428,9 +431,64 @@ static void run_wycheproof_ed25519(void) {
     cJSON_Delete(j);
 }
 
+/* ---- ECOPT_BACKEND naming no backend: every dispatched function returns ECOPT_ERR_UNSUPPORTED and zeroes its
+ * outputs (ecopt.h: never a silent fallback). ---- */
+
+static int all_zero(const void *p, size_t n) {
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i]) return 0;
+    return 1;
+}
+
+static void run_unsupported(void) {
+    int n = 0, ok = 0;
+    int rc = ecopt_backend_init();
+    n++, ok += rc == ECOPT_ERR_UNSUPPORTED && ecopt_backend_name() == NULL;
+    if (rc != ECOPT_ERR_UNSUPPORTED) tu_fail("ecopt_backend_init with ECOPT_BACKEND=%s returned %d", getenv("ECOPT_BACKEND"), rc);
+    if (ecopt_backend_name() != NULL) tu_fail("ecopt_backend_name is %s, want NULL", ecopt_backend_name());
+    uint8_t k[32] = {1}, u[32] = {9}, out[32], sig[64], pub[32], seed[32] = {2};
+    ecopt_ed25519_secretkey sk;
+#define EXPECT_UNSUPPORTED(call, buf, len)                                                                        \
+    do {                                                                                                          \
+        memset((buf), 0xaa, (len));                                                                               \
+        int r_ = (call);                                                                                          \
+        n++;                                                                                                      \
+        if (r_ == ECOPT_ERR_UNSUPPORTED && all_zero((buf), (len))) ok++;                                          \
+        else tu_fail("%s: returned %d, outputs %s (want ECOPT_ERR_UNSUPPORTED, zeroed)", #call, r_,               \
+                     all_zero((buf), (len)) ? "zeroed" : "not zeroed");                                          \
+    } while (0)
+    EXPECT_UNSUPPORTED(ecopt_x25519(out, k, u), out, 32);
+    EXPECT_UNSUPPORTED(ecopt_x25519_base(out, k), out, 32);
+    EXPECT_UNSUPPORTED(ecopt_x25519_keygen(k, out), out, 32);
+    EXPECT_UNSUPPORTED(ecopt_ed25519_keypair_from_seed(&sk, pub, seed), pub, 32);
+    n++, ok += all_zero(&sk, sizeof sk);
+    if (!all_zero(&sk, sizeof sk)) tu_fail("keypair_from_seed without a backend left the key object non-zero");
+    memset(&sk, 0, sizeof sk);
+    EXPECT_UNSUPPORTED(ecopt_ed25519_sign(sig, (const uint8_t *)"m", 1, &sk), sig, 64);
+    EXPECT_UNSUPPORTED(ecopt_ed25519ctx_sign(sig, (const uint8_t *)"m", 1, (const uint8_t *)"c", 1, &sk), sig, 64);
+    EXPECT_UNSUPPORTED(ecopt_ed25519ph_sign(sig, (const uint8_t *)"m", 1, NULL, 0, &sk), sig, 64);
+    memset(sig, 0, 64);
+    memset(pub, 0, 32);
+    n++;
+    rc = ecopt_ed25519_verify(sig, (const uint8_t *)"m", 1, pub);
+    if (rc == ECOPT_ERR_UNSUPPORTED) ok++;
+    else tu_fail("ecopt_ed25519_verify without a backend returned %d", rc);
+    n++;
+    rc = ecopt_ed25519_verify_zip215(sig, (const uint8_t *)"m", 1, pub);
+    if (rc == ECOPT_ERR_UNSUPPORTED) ok++;
+    else tu_fail("ecopt_ed25519_verify_zip215 without a backend returned %d", rc);
+#undef EXPECT_UNSUPPORTED
+    printf("unsupported backend (ECOPT_BACKEND=%s): %d/%d checks passed\n", getenv("ECOPT_BACKEND"), ok, n);
+}
+
 int main(int argc, char **argv) {
     tu_opts o;
     tu_parse_opts(&o, argc, argv, 0);
+    if (o.argc == 1 && strcmp(o.argv[0], "unsupported") == 0) {
+        run_unsupported();
+        return tu_finish("unsupported");
+    }
     if (o.argc != 1) {
         fprintf(stderr, "usage: %s rfc7748|rfc7748_1m|rfc8032|wycheproof_x25519|wycheproof_ed25519\n", argv[0]);
         return 2;
