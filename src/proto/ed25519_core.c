@@ -8,11 +8,19 @@
 
 #include "proto/core.h"
 
+/* out = encode([s]B) for any 32-byte s: B has order l, so [s]B = [s mod l]B, and the reduction brings s below
+ * 2^255 as ecopt_ge_scalarmult_base requires (callers pass clamped or reduced scalars; this keeps the table entry
+ * correct for every input at the cost of one Barrett reduction). */
 static void scalarmult_base_encode(uint8_t out[32], const uint8_t s[32]) {
     ecopt_ge_ext p;
-    ecopt_ge_scalarmult_base(&p, s);
+    uint8_t wide[64] = {0}, r[32];
+    for (int i = 0; i < 32; i++) wide[i] = s[i];
+    ecopt_scalar_reduce64(r, wide);
+    ecopt_ge_scalarmult_base(&p, r);
     ecopt_ge_encode(out, &p);
     ecopt_memzero_explicit(&p, sizeof p);
+    ecopt_memzero_explicit(wide, sizeof wide);
+    ecopt_memzero_explicit(r, sizeof r);
 }
 
 /* The policies of ecopt.h, steps in the documented order. vartime: sig, pub and k are public.
