@@ -245,8 +245,19 @@ static int backend_init(void)
         return CLI_OK;
     env = getenv("ECOPT_BACKEND");
     if (rc == ECOPT_ERR_UNSUPPORTED && env != NULL && env[0] != '\0') {
+        /* The library has one code for both; the list of compiled-in names tells them apart. */
+        const char *list = ecopt_backend_list(), *p = list;
+        size_t n = strlen(env);
+        int known = 0;
+        while ((p = strstr(p, env)) != NULL) {
+            if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+                known = 1;
+            p++;
+        }
         snprintf(what, sizeof what, "ECOPT_BACKEND=%.60s", env);
-        return cli_fail(CLI_USAGE, what, "unknown or unavailable backend (compiled in: %s)", ecopt_backend_list());
+        if (known)
+            return cli_fail(CLI_USAGE, what, "unavailable backend: this CPU cannot run it (compiled in: %s)", list);
+        return cli_fail(CLI_USAGE, what, "unknown backend (compiled in: %s)", list);
     }
     return cli_fail(CLI_USAGE, "ECOPT_BACKEND", "no backend available: %s", ecopt_strerror(rc));
 }
