@@ -89,6 +89,19 @@ t_pubkey_deterministic() {
     cmp -s a.pub b.pub || fail "one seed, two public keys"
 }
 
+# PEM as people keep it: CRLF line ends, a comment line before the block, text after it.
+t_pubkey_pem_variations() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    ok "$ECOPT" pubkey -i k.pem -o k.pub
+    sed 's/$/\r/' k.pem >crlf.pem
+    { echo "Alice's signing key"; cat k.pem; echo "(end)"; } >text.pem
+    local f
+    for f in crlf.pem text.pem; do
+        ok "$ECOPT" pubkey -i $f
+        cmp -s out.txt k.pub || fail "$f gives another public key"
+    done
+}
+
 # ---- Ed25519 ------------------------------------------------------------------------------------------------------
 
 t_sign_verify_pure() {
