@@ -353,6 +353,16 @@ t_backends_agree() {
     echo "backends compared: $n of: $list"
 }
 
+# `make demo` keeps working: the narrated tour runs to its end.
+t_demo() {
+    local demo
+    demo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)/demo.sh
+    local rc=0
+    bash "$demo" "$ECOPT" >demo.txt 2>&1 || rc=$?
+    [ $rc -eq 0 ] || { cat demo.txt >&2; fail "demo.sh: exit status $rc"; }
+    grep -q "^Demo complete" demo.txt || { cat demo.txt >&2; fail "demo.sh did not finish"; }
+}
+
 # ---- memory errors and leaks --------------------------------------------------------------------------------------
 
 # Each command, on success and on its main failure paths, under valgrind memcheck: no invalid access, no use of
