@@ -291,16 +291,22 @@ static void niels_select(ecopt_ge_niels *r, const ecopt_ge_niels row[8], int8_t 
     uint8_t ue = (uint8_t)e;
     uint64_t neg = ue >> 7;
     uint8_t abs = (uint8_t)((ue ^ (uint8_t)(0u - neg)) + neg);
-    ecopt_fe negt;
-    ecopt_fe_1(&r->YpX);
-    ecopt_fe_1(&r->YmX);
+    ecopt_fe one, negt;
+    /* r = OR over j of (row[j] masked by [abs = j + 1]), plus the identity (1, 1, 0) masked by [abs = 0]: exactly
+     * one mask is all ones, and every entry is read. */
+    ecopt_fe_0(&r->YpX);
+    ecopt_fe_0(&r->YmX);
     ecopt_fe_0(&r->XY2d);
     for (int j = 0; j < 8; j++) {
-        uint64_t hit = ecopt_ct_eq(abs, (uint64_t)(j + 1));
-        ecopt_fe_cmov(&r->YpX, &row[j].YpX, hit);
-        ecopt_fe_cmov(&r->YmX, &row[j].YmX, hit);
-        ecopt_fe_cmov(&r->XY2d, &row[j].XY2d, hit);
+        uint64_t m = ecopt_ct_mask(ecopt_ct_eq(abs, (uint64_t)(j + 1)));
+        ecopt_fe_or_masked(&r->YpX, &row[j].YpX, m);
+        ecopt_fe_or_masked(&r->YmX, &row[j].YmX, m);
+        ecopt_fe_or_masked(&r->XY2d, &row[j].XY2d, m);
     }
+    ecopt_fe_1(&one);
+    uint64_t m0 = ecopt_ct_mask(ecopt_ct_eq(abs, 0));
+    ecopt_fe_or_masked(&r->YpX, &one, m0);
+    ecopt_fe_or_masked(&r->YmX, &one, m0);
     ecopt_fe_cswap(&r->YpX, &r->YmX, neg);
     ecopt_fe_neg(&negt, &r->XY2d);
     ecopt_fe_cmov(&r->XY2d, &negt, neg);

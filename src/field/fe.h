@@ -17,11 +17,6 @@
 
 #include "backend_ns.h"
 
-#if defined(ECOPT_FE_BACKEND_u64)
-#include "field/fe_u64.h"
-#elif defined(ECOPT_FE_BACKEND_u32)
-#include "field/fe_u32.h"
-#endif
 
 #define ecopt_fe_0 ECOPT_BE(ecopt_fe_0)
 #define ecopt_fe_1 ECOPT_BE(ecopt_fe_1)
@@ -39,6 +34,7 @@
 #define ecopt_fe_mul_small ECOPT_BE(ecopt_fe_mul_small)
 #define ecopt_fe_cmov ECOPT_BE(ecopt_fe_cmov)
 #define ecopt_fe_cswap ECOPT_BE(ecopt_fe_cswap)
+#define ecopt_fe_or_masked ECOPT_BE(ecopt_fe_or_masked)
 #define ecopt_fe_invert ECOPT_BE(ecopt_fe_invert)
 #define ecopt_fe_pow22523 ECOPT_BE(ecopt_fe_pow22523)
 #define ecopt_fe_is_negative ECOPT_BE(ecopt_fe_is_negative)
@@ -51,17 +47,24 @@
 #define ecopt_fe_base_y ECOPT_BE(ecopt_fe_base_y)
 #define ecopt_fe_base_t ECOPT_BE(ecopt_fe_base_t)
 
+/* The backend's header defines ecopt_fe and provides the small operations marked "(backend header)" below, static
+ * inline where inlining them into the curve code pays. */
+#if defined(ECOPT_FE_BACKEND_u64)
+#include "field/fe_u64.h"
+#elif defined(ECOPT_FE_BACKEND_u32)
+#include "field/fe_u32.h"
+#endif
+
 /* Constants, tight. d = -121665/121666 (RFC 8032 section 5.1), d2 = 2d, sqrtm1 = 2^((p-1)/4), a square root of -1
  * (RFC 8032 section 5.1.3); base_x, base_y, base_t = x*y: the base point B of edwards25519 (RFC 8032 section 5.1,
  * y = 4/5, x even). Checked against GMP in tests/field. */
 extern const ecopt_fe ecopt_fe_d, ecopt_fe_d2, ecopt_fe_sqrtm1, ecopt_fe_base_x, ecopt_fe_base_y, ecopt_fe_base_t;
 
 /* ecopt_fe_0, ecopt_fe_1 — h = 0, h = 1. Bounds: out tight. */
-void ecopt_fe_0(ecopt_fe *h);
-void ecopt_fe_1(ecopt_fe *h);
+/* (backend header) */
 
 /* ecopt_fe_copy — h = f. Bounds: out as in. */
-void ecopt_fe_copy(ecopt_fe *h, const ecopt_fe *f);
+/* (backend header) */
 
 /* ecopt_fe_frombytes — h = s mod p, s 32 bytes little-endian with bit 255 ignored (RFC 7748 section 5 masks it);
  * values in [p, 2^255) are accepted, not reduced to canonical form until tobytes. Bounds: out tight. */
@@ -72,10 +75,10 @@ void ecopt_fe_frombytes(ecopt_fe *h, const uint8_t s[32]);
 void ecopt_fe_tobytes(uint8_t s[32], const ecopt_fe *f);
 
 /* ecopt_fe_add — h = f + g, no carry. Bounds: in tight, tight; out loose. */
-void ecopt_fe_add(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g);
+/* (backend header) */
 
 /* ecopt_fe_sub — h = f - g mod p, carried. Bounds: in loose, loose; out tight. */
-void ecopt_fe_sub(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g);
+/* (backend header) */
 
 /* ecopt_fe_neg — h = -f mod p, carried. Bounds: in loose; out tight. */
 void ecopt_fe_neg(ecopt_fe *h, const ecopt_fe *f);
@@ -100,10 +103,14 @@ void ecopt_fe_sq_n(ecopt_fe *h, const ecopt_fe *f, unsigned n);
 void ecopt_fe_mul_small(ecopt_fe *h, const ecopt_fe *f, uint32_t c);
 
 /* ecopt_fe_cmov — if bit, h = f; bit exactly 0 or 1 (secret). Bounds: out as the chosen input. */
-void ecopt_fe_cmov(ecopt_fe *h, const ecopt_fe *f, uint64_t bit);
+/* (backend header) */
+
+/* ecopt_fe_or_masked — h |= f & mask, limb by limb, for mask 0 or all ones (secret). For table lookups that
+ * accumulate the one selected entry into a zeroed h, reading every entry. Bounds: out as f when h was 0. */
+/* (backend header) */
 
 /* ecopt_fe_cswap — if bit, swap f and g; bit exactly 0 or 1 (secret). */
-void ecopt_fe_cswap(ecopt_fe *f, ecopt_fe *g, uint64_t bit);
+/* (backend header) */
 
 /* ecopt_fe_invert — h = f^(p-2) mod p (= 1/f, and 0 for f = 0): Fermat, addition chain of 254 squarings and
  * 11 multiplications. Bounds: in loose; out tight. Source: the chain of Bernstein, "Curve25519" (2006), sec. 5. */

@@ -24,19 +24,6 @@ const ecopt_fe ecopt_fe_base_y = {
 const ecopt_fe ecopt_fe_base_t = {
     {0x1b7dda3, 0x1a2ace9, 0x25eadbb, 0x003ba8a, 0x083c27e, 0x0abe37d, 0x1274732, 0x0ccacdd, 0x0fd78b7, 0x19e1d7c}};
 
-void ecopt_fe_0(ecopt_fe *h) {
-    for (int i = 0; i < 10; i++) h->v[i] = 0;
-}
-
-void ecopt_fe_1(ecopt_fe *h) {
-    ecopt_fe_0(h);
-    h->v[0] = 1;
-}
-
-void ecopt_fe_copy(ecopt_fe *h, const ecopt_fe *f) {
-    for (int i = 0; i < 10; i++) h->v[i] = f->v[i];
-}
-
 void ecopt_fe_frombytes(ecopt_fe *h, const uint8_t s[32]) {
     uint64_t w[5] = {0, 0, 0, 0, 0};
     for (int i = 0; i < 32; i++) w[i / 8] |= (uint64_t)s[i] << (8 * (i % 8));
@@ -80,10 +67,6 @@ void ecopt_fe_tobytes(uint8_t s[32], const ecopt_fe *f) {
         if (r + BITS(i) > 64) w[q2 + 1] |= t[i] >> (64 - r);
     }
     for (int i = 0; i < 32; i++) s[i] = (uint8_t)(w[i / 8] >> (8 * (i % 8)));
-}
-
-void ecopt_fe_add(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
-    for (int i = 0; i < 10; i++) h->v[i] = f->v[i] + g->v[i];
 }
 
 /* Carry 64-bit coefficients (each < 2^63) to a tight element. The carry out of limb 9 is < 2^38; times 19 it is
@@ -174,20 +157,6 @@ void ecopt_fe_mul_small(ecopt_fe *h, const ecopt_fe *f, uint32_t c) {
     uint64_t t[10];
     for (int i = 0; i < 10; i++) t[i] = (uint64_t)f->v[i] * c; /* < 2^28 2^20 */
     reduce_wide(h, t);
-}
-
-void ecopt_fe_cmov(ecopt_fe *h, const ecopt_fe *f, uint64_t bit) {
-    uint32_t m = (uint32_t)ecopt_ct_mask(bit);
-    for (int i = 0; i < 10; i++) h->v[i] ^= m & (h->v[i] ^ f->v[i]);
-}
-
-void ecopt_fe_cswap(ecopt_fe *f, ecopt_fe *g, uint64_t bit) {
-    uint32_t m = (uint32_t)ecopt_ct_mask(bit);
-    for (int i = 0; i < 10; i++) {
-        uint32_t x = m & (f->v[i] ^ g->v[i]);
-        f->v[i] ^= x;
-        g->v[i] ^= x;
-    }
 }
 
 uint64_t ecopt_fe_is_negative(const ecopt_fe *f) {

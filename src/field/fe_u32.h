@@ -18,6 +18,8 @@
 
 #include <stdint.h>
 
+#include "ct.h"
+
 typedef struct ecopt_fe {
     uint32_t v[10];
 } ecopt_fe;
@@ -25,6 +27,50 @@ typedef struct ecopt_fe {
 /* ecopt_fe_backend_available — 1 when this CPU can run the backend: portable C runs everywhere. */
 static inline int ecopt_fe_backend_available(void) {
     return 1;
+}
+
+/* Out of line (fe_u32.c): the carry pass is longer than the subtraction. */
+void ecopt_fe_sub(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g);
+
+static inline void ecopt_fe_0(ecopt_fe *h) {
+    #pragma GCC unroll 10
+    for (int i = 0; i < 10; i++) h->v[i] = 0;
+}
+
+static inline void ecopt_fe_1(ecopt_fe *h) {
+    ecopt_fe_0(h);
+    h->v[0] = 1;
+}
+
+static inline void ecopt_fe_copy(ecopt_fe *h, const ecopt_fe *f) {
+    #pragma GCC unroll 10
+    for (int i = 0; i < 10; i++) h->v[i] = f->v[i];
+}
+
+static inline void ecopt_fe_add(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
+    #pragma GCC unroll 10
+    for (int i = 0; i < 10; i++) h->v[i] = f->v[i] + g->v[i];
+}
+
+static inline void ecopt_fe_cmov(ecopt_fe *h, const ecopt_fe *f, uint64_t bit) {
+    uint32_t m = (uint32_t)ecopt_ct_mask(bit);
+    #pragma GCC unroll 10
+    for (int i = 0; i < 10; i++) h->v[i] ^= m & (h->v[i] ^ f->v[i]);
+}
+
+static inline void ecopt_fe_or_masked(ecopt_fe *h, const ecopt_fe *f, uint64_t mask) {
+    #pragma GCC unroll 10
+    for (int i = 0; i < 10; i++) h->v[i] |= f->v[i] & (uint32_t)mask;
+}
+
+static inline void ecopt_fe_cswap(ecopt_fe *f, ecopt_fe *g, uint64_t bit) {
+    uint32_t m = (uint32_t)ecopt_ct_mask(bit);
+    #pragma GCC unroll 10
+    for (int i = 0; i < 10; i++) {
+        uint32_t x = m & (f->v[i] ^ g->v[i]);
+        f->v[i] ^= x;
+        g->v[i] ^= x;
+    }
 }
 
 #endif /* ECOPT_FIELD_FE_U32_H */

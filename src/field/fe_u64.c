@@ -20,19 +20,6 @@ const ecopt_fe ecopt_fe_base_y = {
 const ecopt_fe ecopt_fe_base_t = {
     {0x68ab3a5b7dda3, 0x00eea2a5eadbb, 0x2af8df483c27e, 0x332b375274732, 0x67875f0fd78b7}};
 
-void ecopt_fe_0(ecopt_fe *h) {
-    for (int i = 0; i < 5; i++) h->v[i] = 0;
-}
-
-void ecopt_fe_1(ecopt_fe *h) {
-    h->v[0] = 1;
-    for (int i = 1; i < 5; i++) h->v[i] = 0;
-}
-
-void ecopt_fe_copy(ecopt_fe *h, const ecopt_fe *f) {
-    for (int i = 0; i < 5; i++) h->v[i] = f->v[i];
-}
-
 static uint64_t load64_le(const uint8_t *s) {
     uint64_t w = 0;
     for (int i = 7; i >= 0; i--) w = (w << 8) | s[i];
@@ -52,30 +39,14 @@ void ecopt_fe_frombytes(ecopt_fe *h, const uint8_t s[32]) {
     h->v[4] = (w3 >> 12) & MASK51; /* drops bit 255 */
 }
 
-/* Carry limbs 0..4 in one pass, folding the carry out of limb 4 back into limb 0 times 19 (2^255 = 19 mod p).
- * Input limbs below 2^54 (sub's f + 4p - g, or loose): the carry out of limb 4 is below 2^3, so limbs 1..4 end
- * < 2^51 and limb 0 < 2^51 + 19 * 2^3: tight. */
-static inline __attribute__((always_inline)) void carry_pass(uint64_t t[5]) {
-    t[1] += t[0] >> 51;
-    t[0] &= MASK51;
-    t[2] += t[1] >> 51;
-    t[1] &= MASK51;
-    t[3] += t[2] >> 51;
-    t[2] &= MASK51;
-    t[4] += t[3] >> 51;
-    t[3] &= MASK51;
-    t[0] += 19 * (t[4] >> 51);
-    t[4] &= MASK51;
-}
-
 void ecopt_fe_tobytes(uint8_t s[32], const ecopt_fe *f) {
     uint64_t t[5];
     for (int i = 0; i < 5; i++) t[i] = f->v[i];
     /* Two passes: after the first, limb 0 < 2^51 + 19 * 2^2 and limbs 1..4 < 2^51; after the second every limb
      * is < 2^51 (a carry out of limb 4 in the second pass means limbs 1..4 were all 2^51 - 1 plus a carry, so
      * limb 0 was small and adding 19 keeps it below 2^51). The value is now in [0, 2^255). */
-    carry_pass(t);
-    carry_pass(t);
+    ecopt_fe_u64_carry_pass(t);
+    ecopt_fe_u64_carry_pass(t);
     /* q = 1 exactly when t >= p, i.e. when t + 19 reaches 2^255. */
     uint64_t q = (t[0] + 19) >> 51;
     q = (t[1] + q) >> 51;
@@ -99,23 +70,6 @@ void ecopt_fe_tobytes(uint8_t s[32], const ecopt_fe *f) {
     store64_le(s + 24, (t[3] >> 39) | (t[4] << 12));
 }
 
-void ecopt_fe_add(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
-    for (int i = 0; i < 5; i++) h->v[i] = f->v[i] + g->v[i];
-}
-
-/* 4p, limb by limb: 4 * (2^51 - 19) and 4 * (2^51 - 1). */
-#define FOUR_P0 ((uint64_t)0x1fffffffffffb4)
-#define FOUR_PN ((uint64_t)0x1ffffffffffffc)
-
-void ecopt_fe_sub(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
-    uint64_t t[5];
-    /* f + 4p - g: each limb < 2^52 + 2^16 + 2^53 < 2^54, never negative (fe_u64.h). */
-    t[0] = f->v[0] + FOUR_P0 - g->v[0];
-    for (int i = 1; i < 5; i++) t[i] = f->v[i] + FOUR_PN - g->v[i];
-    carry_pass(t);
-    for (int i = 0; i < 5; i++) h->v[i] = t[i];
-}
-
 void ecopt_fe_neg(ecopt_fe *h, const ecopt_fe *f) {
     ecopt_fe z;
     ecopt_fe_0(&z);
@@ -125,7 +79,7 @@ void ecopt_fe_neg(ecopt_fe *h, const ecopt_fe *f) {
 void ecopt_fe_carry(ecopt_fe *h, const ecopt_fe *f) {
     uint64_t t[5];
     for (int i = 0; i < 5; i++) t[i] = f->v[i];
-    carry_pass(t);
+    ecopt_fe_u64_carry_pass(t);
     for (int i = 0; i < 5; i++) h->v[i] = t[i];
 }
 
@@ -204,20 +158,6 @@ void ecopt_fe_mul_small(ecopt_fe *h, const ecopt_fe *f, uint32_t c) {
     /* Each product < (2^52 + 2^16) 2^20 < 2^73. */
     reduce_wide(h, (u128)f->v[0] * c, (u128)f->v[1] * c, (u128)f->v[2] * c, (u128)f->v[3] * c,
                 (u128)f->v[4] * c);
-}
-
-void ecopt_fe_cmov(ecopt_fe *h, const ecopt_fe *f, uint64_t bit) {
-    uint64_t m = ecopt_ct_mask(bit);
-    for (int i = 0; i < 5; i++) h->v[i] ^= m & (h->v[i] ^ f->v[i]);
-}
-
-void ecopt_fe_cswap(ecopt_fe *f, ecopt_fe *g, uint64_t bit) {
-    uint64_t m = ecopt_ct_mask(bit);
-    for (int i = 0; i < 5; i++) {
-        uint64_t x = m & (f->v[i] ^ g->v[i]);
-        f->v[i] ^= x;
-        g->v[i] ^= x;
-    }
 }
 
 uint64_t ecopt_fe_is_negative(const ecopt_fe *f) {

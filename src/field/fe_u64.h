@@ -14,6 +14,10 @@
 
 #include <stdint.h>
 
+#include "ct.h"
+
+#define ECOPT_FE_U64_MASK51 ((((uint64_t)1) << 51) - 1)
+
 typedef struct ecopt_fe {
     uint64_t v[5];
 } ecopt_fe;
@@ -21,6 +25,79 @@ typedef struct ecopt_fe {
 /* ecopt_fe_backend_available — 1 when this CPU can run the backend: portable C runs everywhere. */
 static inline int ecopt_fe_backend_available(void) {
     return 1;
+}
+
+/* Carry limbs 0..4 in one pass, folding the carry out of limb 4 back into limb 0 times 19 (2^255 = 19 mod p).
+ * Input limbs below 2^54 (sub's f + 4p - g, or loose): the carry out of limb 4 is below 2^3, so limbs 1..4 end
+ * < 2^51 and limb 0 < 2^51 + 19 * 2^3: tight. */
+static inline void ecopt_fe_u64_carry_pass(uint64_t t[5]) {
+    t[1] += t[0] >> 51;
+    t[0] &= ECOPT_FE_U64_MASK51;
+    t[2] += t[1] >> 51;
+    t[1] &= ECOPT_FE_U64_MASK51;
+    t[3] += t[2] >> 51;
+    t[2] &= ECOPT_FE_U64_MASK51;
+    t[4] += t[3] >> 51;
+    t[3] &= ECOPT_FE_U64_MASK51;
+    t[0] += 19 * (t[4] >> 51);
+    t[4] &= ECOPT_FE_U64_MASK51;
+}
+
+static inline void ecopt_fe_0(ecopt_fe *h) {
+    #pragma GCC unroll 10
+    for (int i = 0; i < 5; i++) h->v[i] = 0;
+}
+
+static inline void ecopt_fe_1(ecopt_fe *h) {
+    h->v[0] = 1;
+    #pragma GCC unroll 10
+    for (int i = 1; i < 5; i++) h->v[i] = 0;
+}
+
+static inline void ecopt_fe_copy(ecopt_fe *h, const ecopt_fe *f) {
+    #pragma GCC unroll 10
+    for (int i = 0; i < 5; i++) h->v[i] = f->v[i];
+}
+
+static inline void ecopt_fe_add(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
+    #pragma GCC unroll 10
+    for (int i = 0; i < 5; i++) h->v[i] = f->v[i] + g->v[i];
+}
+
+/* 4p, limb by limb: 4 * (2^51 - 19) and 4 * (2^51 - 1). */
+#define ECOPT_FE_U64_FOUR_P0 ((uint64_t)0x1fffffffffffb4)
+#define ECOPT_FE_U64_FOUR_PN ((uint64_t)0x1ffffffffffffc)
+
+static inline void ecopt_fe_sub(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
+    uint64_t t[5];
+    /* f + 4p - g: each limb < 2^52 + 2^16 + 2^53 < 2^54, never negative (above). */
+    t[0] = f->v[0] + ECOPT_FE_U64_FOUR_P0 - g->v[0];
+    #pragma GCC unroll 10
+    for (int i = 1; i < 5; i++) t[i] = f->v[i] + ECOPT_FE_U64_FOUR_PN - g->v[i];
+    ecopt_fe_u64_carry_pass(t);
+    #pragma GCC unroll 10
+    for (int i = 0; i < 5; i++) h->v[i] = t[i];
+}
+
+static inline void ecopt_fe_cmov(ecopt_fe *h, const ecopt_fe *f, uint64_t bit) {
+    uint64_t m = ecopt_ct_mask(bit);
+    #pragma GCC unroll 10
+    for (int i = 0; i < 5; i++) h->v[i] ^= m & (h->v[i] ^ f->v[i]);
+}
+
+static inline void ecopt_fe_or_masked(ecopt_fe *h, const ecopt_fe *f, uint64_t mask) {
+    #pragma GCC unroll 10
+    for (int i = 0; i < 5; i++) h->v[i] |= f->v[i] & mask;
+}
+
+static inline void ecopt_fe_cswap(ecopt_fe *f, ecopt_fe *g, uint64_t bit) {
+    uint64_t m = ecopt_ct_mask(bit);
+    #pragma GCC unroll 10
+    for (int i = 0; i < 5; i++) {
+        uint64_t x = m & (f->v[i] ^ g->v[i]);
+        f->v[i] ^= x;
+        g->v[i] ^= x;
+    }
 }
 
 #endif /* ECOPT_FIELD_FE_U64_H */
