@@ -8,6 +8,7 @@
 #   make test-slow            every test, including label slow
 #   make build                configure and build only
 #   make bench                build, then benchmark against libsodium and OpenSSL into bench/results/
+#   make regen                rewrite the generated code (src/curve/generated/) from its generator
 #   make clean                remove build/
 
 SHELL := /bin/bash
@@ -33,12 +34,12 @@ endif
 
 ECOPT_BIN := $(BUILD)/tools/ecopt
 
-.PHONY: all build test test-slow demo bench deps clean help
+.PHONY: all build test test-slow demo bench regen deps clean help
 
 all: build
 
 help:
-	@sed -n '4,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '4,13p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	scripts/install-deps.sh
@@ -66,9 +67,15 @@ demo:
 # BENCH_ARGS passes options to ecopt_bench (--rounds N --batch N --cpu N --out DIR); x86-64 only.
 bench:
 	@[ "$(SANITIZE)" = 0 ] || { echo "make bench: not with SANITIZE=1" >&2; exit 2; }
+	scripts/install-deps.sh
 	$(MAKE) --no-print-directory build
 	mkdir -p bench/results
 	$(BUILD)/bench/ecopt_bench $(BENCH_ARGS)
+
+# The generated fixed-base table; ctest's generated.base_table fails when the committed file differs.
+regen:
+	$(MAKE) --no-print-directory build
+	cmake --build $(BUILD) --target regen
 
 clean:
 	rm -rf build

@@ -14,6 +14,7 @@ PACKAGES=(
     libgmp-dev                      # reference arithmetic in the tests
     libcjson-dev                    # JSON test vectors
     valgrind                        # constant-time and memory tests
+    gnuplot-nox                     # the benchmark's chart (make bench)
 )
 
 check_only=0

@@ -28,6 +28,9 @@ typedef struct ecopt_backend {
      * (strict only) or ECOPT_ERR_VERIFY. vartime: all inputs public. */
     int (*ed25519_verify_vartime)(const uint8_t sig[64], const uint8_t pub[32], const uint8_t k[32],
                                   ecopt_verify_policy policy);
+    /* Rules 1 and 2 of the strict policy on A alone: ECOPT_OK, ECOPT_ERR_ENCODING or ECOPT_ERR_SMALL_ORDER.
+     * vartime: public key. */
+    int (*ed25519_publickey_check_vartime)(const uint8_t pub[32]);
 } ecopt_backend;
 
 /* One per backend, defined in src/proto/ed25519_core.c for each compiled backend. */

@@ -6,7 +6,8 @@
  *   with a size_t getter for bindings.
  * - Every fallible function returns ECOPT_OK (0) or a negative ecopt_status code; ecopt_strerror() names it.
  *   On any error, every output buffer is zeroed (never left holding partial results).
- * - The library never prints, never exits, and never allocates.
+ * - The library never prints and never exits; it allocates only inside libcrypto's SHA-512 (ECOPT_ERR_NOMEM when
+ *   that fails).
  * - Outputs may not overlap inputs unless a function says so.
  * - Constant time: everything that takes a secret (seed, scalar, secret key) runs in time independent of it;
  *   verification takes public inputs only. */
@@ -34,7 +35,7 @@ typedef enum ecopt_status {
     ECOPT_ERR_SMALL_ORDER = -3, /* a point of small order where the policy forbids one; all-zero X25519 output */
     ECOPT_ERR_VERIFY = -4,      /* the signature equation does not hold */
     ECOPT_ERR_RNG = -5,         /* getrandom(2) failed */
-    ECOPT_ERR_NOMEM = -6,       /* out of memory (reserved; the library does not allocate today) */
+    ECOPT_ERR_NOMEM = -6,       /* out of memory, or libcrypto could not provide SHA-512 */
     ECOPT_ERR_UNSUPPORTED = -7  /* unknown or unavailable backend requested */
 } ecopt_status;
 
@@ -149,14 +150,15 @@ typedef struct ecopt_ed25519_secretkey {
  * its public key A.
  * Shapes:  sk the object; pub 32 bytes (may be NULL when not wanted); seed 32 bytes.
  * Time:    constant in seed.
- * Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED (sk and pub zeroed).
+ * Returns: ECOPT_OK; ECOPT_ERR_NOMEM (SHA-512 unavailable); ECOPT_ERR_UNSUPPORTED (sk and pub zeroed on
+ *          error).
  * Source:  RFC 8032 section 5.1.5. */
 int ecopt_ed25519_keypair_from_seed(ecopt_ed25519_secretkey *sk, uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES],
                                     const uint8_t seed[ECOPT_ED25519_SEEDBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519_keygen — a fresh seed from getrandom(2), expanded as above.
  * Shapes:  seed 32 bytes out (may be NULL when not wanted); sk; pub 32 bytes (may be NULL).
- * Returns: ECOPT_OK; ECOPT_ERR_RNG; ECOPT_ERR_UNSUPPORTED (all outputs zeroed on error). */
+ * Returns: ECOPT_OK; ECOPT_ERR_RNG; ECOPT_ERR_NOMEM; ECOPT_ERR_UNSUPPORTED (all outputs zeroed on error). */
 int ecopt_ed25519_keygen(uint8_t seed[ECOPT_ED25519_SEEDBYTES], ecopt_ed25519_secretkey *sk,
                          uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
@@ -173,21 +175,23 @@ void ecopt_ed25519_secretkey_wipe(ecopt_ed25519_secretkey *sk);
  * Shapes:  sig 64 bytes (R || S); msg msglen bytes (msg may be NULL when msglen is 0).
  * Alias:   sig may not overlap msg.
  * Time:    constant in sk; msg and msglen are public.
- * Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED (sig zeroed).
+ * Returns: ECOPT_OK; ECOPT_ERR_NOMEM (SHA-512 unavailable); ECOPT_ERR_UNSUPPORTED (sig zeroed on error).
  * Source:  RFC 8032 section 5.1.6. */
 int ecopt_ed25519_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                        const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519ctx_sign — Ed25519ctx: as ecopt_ed25519_sign with dom2(0, ctx) (RFC 8032 section 5.1).
  * Shapes:  ctx ctxlen bytes, 1 <= ctxlen <= 255.
- * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen 0 or over 255; sig zeroed); ECOPT_ERR_UNSUPPORTED. */
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen 0 or over 255; sig zeroed); ECOPT_ERR_NOMEM;
+ *          ECOPT_ERR_UNSUPPORTED. */
 int ecopt_ed25519ctx_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                           const uint8_t *ctx, size_t ctxlen,
                           const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519ph_sign — Ed25519ph: signs PH(M) = SHA-512(msg) with dom2(1, ctx) (RFC 8032 section 5.1).
  * Shapes:  ctx ctxlen bytes, 0 <= ctxlen <= 255 (ctx may be NULL when ctxlen is 0).
- * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_UNSUPPORTED. */
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_NOMEM;
+ *          ECOPT_ERR_UNSUPPORTED. */
 int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                          const uint8_t *ctx, size_t ctxlen,
                          const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
@@ -196,7 +200,7 @@ int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_
  * Shapes:  sig 64 bytes; msg msglen bytes; pub 32 bytes.
  * Time:    vartime: signature, message and public key are public.
  * Returns: ECOPT_OK (valid); ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER, ECOPT_ERR_VERIFY as listed in the policy;
- *          ECOPT_ERR_UNSUPPORTED. */
+ *          ECOPT_ERR_NOMEM (SHA-512 unavailable); ECOPT_ERR_UNSUPPORTED. */
 int ecopt_ed25519_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                          const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
@@ -204,10 +208,17 @@ int ecopt_ed25519_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const 
  * Shapes:  sig 64 bytes; msg msglen bytes; pub 32 bytes.
  * Time:    vartime: signature, message and public key are public.
  * Returns: ECOPT_OK (valid); ECOPT_ERR_ENCODING (A or R not a curve point, or S >= l); ECOPT_ERR_VERIFY;
- *          ECOPT_ERR_UNSUPPORTED.
+ *          ECOPT_ERR_NOMEM; ECOPT_ERR_UNSUPPORTED.
  * Source:  ZIP 215; RFC 8032 section 5.1.7. */
 int ecopt_ed25519_verify_zip215(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                                 const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_ed25519_publickey_check — rules 1 and 2 of STRICT on a public key alone, e.g. when a key is imported.
+ * Shapes:  pub 32 bytes.
+ * Time:    vartime: the key is public.
+ * Returns: ECOPT_OK; ECOPT_ERR_ENCODING (non-canonical, or not a curve point); ECOPT_ERR_SMALL_ORDER;
+ *          ECOPT_ERR_UNSUPPORTED. */
+int ecopt_ed25519_publickey_check(const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519ctx_verify — Ed25519ctx verification (STRICT). ctxlen 1..255, else ECOPT_ERR_LENGTH. */
 int ecopt_ed25519ctx_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,

@@ -192,3 +192,8 @@ int ecopt_ed25519ph_verify(const uint8_t sig[64], const uint8_t *msg, size_t msg
 int ecopt_ed25519_verify_zip215(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t pub[32]) {
     return ecopt_ed25519_verify_be(ecopt_backend_get(), sig, ED_PURE, msg, msglen, NULL, 0, pub, ECOPT_POLICY_ZIP215);
 }
+
+int ecopt_ed25519_publickey_check(const uint8_t pub[32]) {
+    const ecopt_backend *be = ecopt_backend_get();
+    return be ? be->ed25519_publickey_check_vartime(pub) : ECOPT_ERR_UNSUPPORTED;
+}

@@ -23,24 +23,39 @@ static void scalarmult_base_encode(uint8_t out[32], const uint8_t s[32]) {
     ecopt_memzero_explicit(r, sizeof r);
 }
 
+/* Strict rules 1-2 (for A) and 3-4 (for R) of ecopt.h: decode canonically into p, refuse small order.
+ * vartime: the encoding is public. */
+static int decode_strict_vartime(ecopt_ge_ext *p, const uint8_t s[32]) {
+    if (!ecopt_ge_decode(p, s)) return ECOPT_ERR_ENCODING;
+    if (ecopt_ge_has_small_order(p)) return ECOPT_ERR_SMALL_ORDER;
+    return ECOPT_OK;
+}
+
+static int publickey_check_vartime(const uint8_t pub[32]) {
+    ecopt_ge_ext a;
+    return decode_strict_vartime(&a, pub);
+}
+
 /* The policies of ecopt.h, steps in the documented order. vartime: sig, pub and k are public.
  * strict: canonical A, A not small, canonical R, R not small, S < l, cofactored equation.
  * ZIP-215: A and R decoded permissively (y mod p, x = 0 with either sign), S < l, cofactored equation. */
 static int verify_vartime(const uint8_t sig[64], const uint8_t pub[32], const uint8_t k[32],
                           ecopt_verify_policy policy) {
     ecopt_ge_ext a, r, p;
-    ecopt_ge_cached rc;
-    int strict = policy == ECOPT_POLICY_STRICT;
-    if (!(strict ? ecopt_ge_decode(&a, pub) : ecopt_ge_decode_zip215(&a, pub))) return ECOPT_ERR_ENCODING;
-    if (strict && ecopt_ge_has_small_order(&a)) return ECOPT_ERR_SMALL_ORDER;
-    if (!(strict ? ecopt_ge_decode(&r, sig) : ecopt_ge_decode_zip215(&r, sig))) return ECOPT_ERR_ENCODING;
-    if (strict && ecopt_ge_has_small_order(&r)) return ECOPT_ERR_SMALL_ORDER;
+    ecopt_ge_cached rcached;
+    if (policy == ECOPT_POLICY_STRICT) {
+        int rc = decode_strict_vartime(&a, pub);
+        if (rc == ECOPT_OK) rc = decode_strict_vartime(&r, sig);
+        if (rc != ECOPT_OK) return rc;
+    } else {
+        if (!ecopt_ge_decode_zip215(&a, pub) || !ecopt_ge_decode_zip215(&r, sig)) return ECOPT_ERR_ENCODING;
+    }
     if (!ecopt_scalar_is_canonical(sig + 32)) return ECOPT_ERR_ENCODING;
     /* [8]([S]B - [k]A - R) = identity */
     ecopt_ge_neg(&a, &a);
     ecopt_ge_double_scalarmult_vartime(&p, k, &a, sig + 32);
-    ecopt_ge_cached_from_ext(&rc, &r);
-    ecopt_ge_sub(&p, &p, &rc);
+    ecopt_ge_cached_from_ext(&rcached, &r);
+    ecopt_ge_sub(&p, &p, &rcached);
     if (!ecopt_ge_has_small_order(&p)) return ECOPT_ERR_VERIFY;
     return ECOPT_OK;
 }
@@ -52,4 +67,5 @@ const ecopt_backend ECOPT_BE(ecopt_backend) = {
     .x25519_base = ecopt_x25519_base_core,
     .ed25519_scalarmult_base = scalarmult_base_encode,
     .ed25519_verify_vartime = verify_vartime,
+    .ed25519_publickey_check_vartime = publickey_check_vartime,
 };
