@@ -18,7 +18,23 @@
  * accepted there; S >= l is still ECOPT_ERR_ENCODING.
  * For each class the verdicts of the cofactorless reference, libsodium and OpenSSL are printed next to ecopt's:
  * where they differ is documented there (the peers use the cofactorless equation [S]B = R + [k]A). Only ecopt is
- * asserted; the peers' answers are asserted only where every reading of RFC 8032 agrees (s_plus_l, mixed_R). */
+ * asserted; the peers' answers are asserted only where every reading of RFC 8032 agrees (s_plus_l, mixed_R).
+ *
+ * ecopt_ed25519_publickey_check (rules 1 and 2 of STRICT on A alone) against the reference's reading of those two
+ * rules (strict decoding, then small order), per class:
+ *   pk_torsion       the 14 encodings of the 8 small-order points: canonical -> ECOPT_ERR_SMALL_ORDER,
+ *                    non-canonical (y + p, x = 0 with the sign bit set) -> ECOPT_ERR_ENCODING
+ *   pk_mixed         A + T for honest A and each T of small order but not the identity: ECOPT_OK
+ *   pk_valid         honest public keys [s]B and their negations (sign bit flipped): ECOPT_OK
+ *   pk_random        random 32-byte strings (uniform and of random bit density): whatever the reference says;
+ *                    the classes they fell in (not on the curve, y >= p, x = 0 with the sign bit, small order,
+ *                    valid) are counted
+ *   pk_y_ge_p        every encoding with y >= p (y = p .. 2^255 - 1, either sign bit): ECOPT_ERR_ENCODING,
+ *                    ordinary points of large order (y - p = 2 .. 18 on the curve) among them
+ * Every case also goes through ecopt_ed25519_verify with an all-zero signature, whose R (y = 0) has order 4: it must
+ * return the check's code when the check fails, and ECOPT_ERR_SMALL_ORDER (rule 4) when it passes.
+ * With the argument "unsupported" (and ECOPT_BACKEND naming no backend) the program checks only that
+ * ecopt_ed25519_publickey_check returns ECOPT_ERR_UNSUPPORTED. */
 #include <openssl/evp.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -150,9 +166,180 @@ static int torsion_encodings(uint8_t enc[][32], int canon[], const ref_pt T[8]) 
     return n;
 }
 
+/* ---- ecopt_ed25519_publickey_check ---- */
+
+/* The verdict of STRICT rules 1 and 2 on A alone, from the reference: strict decoding (RFC 8032 section 5.1.3 with
+ * y < p and no x = 0 with the sign bit set), then small order. */
+static int ref_publickey_verdict(const uint8_t pub[32]) {
+    ref_pt A;
+    ref_pt_init(&A);
+    int rc = ECOPT_OK;
+    if (ref_pt_decode(&A, pub, 1) != REF_DEC_OK) rc = ECOPT_ERR_ENCODING;
+    else if (ref_pt_small_order(&A) != 0) rc = ECOPT_ERR_SMALL_ORDER;
+    ref_pt_clear(&A);
+    return rc;
+}
+
+typedef struct pkcls {
+    const char *name;
+    long n, agree;
+    long codes[8]; /* ecopt's codes, by -code */
+} pkcls;
+
+/* Check one public key: ecopt_ed25519_publickey_check == the reference verdict (== class_expect unless that is
+ * PK_ANY), and ecopt_ed25519_verify agrees with it on an all-zero signature. Returns the reference verdict. */
+#define PK_ANY 1
+static int pk_case(pkcls *c, const uint8_t pub[32], int class_expect) {
+    static const uint8_t zero_sig[64] = {0};
+    int want = ref_publickey_verdict(pub);
+    int got = ecopt_ed25519_publickey_check(pub);
+    int vgot = ecopt_ed25519_verify(zero_sig, (const uint8_t *)"", 0, pub);
+    int vwant = want != ECOPT_OK ? want : ECOPT_ERR_SMALL_ORDER; /* R = (sqrt(-1), 0) has order 4 */
+    int good = 1;
+    c->n++;
+    c->codes[-got & 7]++;
+    if (class_expect != PK_ANY && want != class_expect) {
+        tu_fail("%s: the reference gives %d, the class is built to give %d (test construction bug)", c->name, want,
+                class_expect);
+        good = 0;
+    }
+    if (got != want) {
+        tu_fail("%s: ecopt_ed25519_publickey_check returned %d (%s), strict rules 1-2 give %d (%s)", c->name, got,
+                ecopt_strerror(got), want, ecopt_strerror(want));
+        good = 0;
+    }
+    if (vgot != vwant) {
+        tu_fail("%s: ecopt_ed25519_verify (all-zero signature) returned %d (%s), expected %d (%s)", c->name, vgot,
+                ecopt_strerror(vgot), vwant, ecopt_strerror(vwant));
+        good = 0;
+    }
+    if (!good) tu_hex_print("pub", pub, 32);
+    c->agree += good;
+    return want;
+}
+
+static void print_pkcls(const pkcls *c) {
+    printf("  %-15s %5ld keys, ecopt = reference %5ld | codes: OK %ld ENCODING %ld SMALL_ORDER %ld other %ld\n",
+           c->name, c->n, c->agree, c->codes[0], c->codes[2], c->codes[3],
+           c->n - c->codes[0] - c->codes[2] - c->codes[3]);
+}
+
+/* The class of a 32-byte string, for the counts of pk_random: 0 valid, 1 small order (canonical), 2 not on the
+ * curve, 3 y >= p (on the curve mod p), 4 x = 0 with the sign bit set (y < p). */
+static int pk_kind(const uint8_t pub[32]) {
+    ref_pt P;
+    ref_pt_init(&P);
+    int d = ref_pt_decode(&P, pub, 0), k;
+    if (d == REF_DEC_NOT_ON_CURVE) k = 2;
+    else if (d == REF_DEC_Y_NONCANONICAL) k = 3;
+    else if (d == REF_DEC_X0_SIGN) k = 4;
+    else k = ref_pt_small_order(&P) ? 1 : 0;
+    ref_pt_clear(&P);
+    return k;
+}
+
+static void run_publickey_check(tu_rng *rng, long iters, const ref_pt T[8], const uint8_t tenc[][32],
+                                const int tcanon[], int nt) {
+    pkcls c_t = {"pk_torsion", 0, 0, {0}}, c_m = {"pk_mixed", 0, 0, {0}}, c_v = {"pk_valid", 0, 0, {0}},
+          c_r = {"pk_random", 0, 0, {0}}, c_y = {"pk_y_ge_p", 0, 0, {0}};
+    uint8_t seed[32], prefix[32], A[32], A2[32];
+    mpz_t a, y;
+    mpz_inits(a, y, NULL);
+    ref_pt P;
+    ref_pt_init(&P);
+
+    for (int e = 0; e < nt; e++) pk_case(&c_t, tenc[e], tcanon[e] ? ECOPT_ERR_SMALL_ORDER : ECOPT_ERR_ENCODING);
+
+    for (int ti = 1; ti < 8; ti++) {
+        for (long i = 0; i < 4 * iters; i++) {
+            tu_rng_bytes(rng, seed, 32);
+            ref_ed25519_expand(a, prefix, A, seed);
+            if (ref_pt_decode(&P, A, 1) != REF_DEC_OK) tu_fail("reference cannot decode its own A");
+            ref_pt_add(&P, &P, &T[ti]);
+            ref_pt_encode(A2, &P);
+            pk_case(&c_m, A2, ECOPT_OK);
+        }
+    }
+
+    for (long i = 0; i < 32 * iters; i++) {
+        tu_rng_bytes(rng, seed, 32);
+        ref_ed25519_expand(a, prefix, A, seed);
+        pk_case(&c_v, A, ECOPT_OK);
+        A[31] ^= 0x80; /* -A: x != 0 for a point of large order, so still canonical */
+        pk_case(&c_v, A, ECOPT_OK);
+    }
+
+    long kinds[5] = {0};
+    for (long i = 0; i < 512 * iters; i++) {
+        if (i & 1) tu_rng_bytes_density(rng, A, 32);
+        else tu_rng_bytes(rng, A, 32);
+        kinds[pk_kind(A)]++;
+        pk_case(&c_r, A, PK_ANY);
+    }
+
+    long ordinary = 0;
+    for (unsigned d = 0; d < 19; d++) {
+        for (int sign = 0; sign < 2; sign++) {
+            mpz_add_ui(y, ref_p, d);
+            ref_to_le(A, 32, y);
+            A[31] |= (uint8_t)(sign << 7);
+            if (ref_pt_decode(&P, A, 0) == REF_DEC_Y_NONCANONICAL && ref_pt_small_order(&P) == 0) ordinary++;
+            pk_case(&c_y, A, ECOPT_ERR_ENCODING);
+        }
+    }
+    if (ordinary == 0) tu_fail("pk_y_ge_p: no encoding of an ordinary point among y >= p (test construction bug)");
+
+    printf("proto.policy (backend %s): ecopt_ed25519_publickey_check, strict rules 1-2, per class\n",
+           ecopt_backend_name());
+    print_pkcls(&c_t);
+    print_pkcls(&c_m);
+    print_pkcls(&c_v);
+    print_pkcls(&c_r);
+    print_pkcls(&c_y);
+    printf("  (pk_random: %ld valid, %ld small order, %ld not on the curve, %ld y >= p, %ld x = 0 with the sign bit; "
+           "pk_y_ge_p: %ld of %ld encode ordinary points)\n",
+           kinds[0], kinds[1], kinds[2], kinds[3], kinds[4], ordinary, c_y.n);
+    long n = c_t.n + c_m.n + c_v.n + c_r.n + c_y.n;
+    long agree = c_t.agree + c_m.agree + c_v.agree + c_r.agree + c_y.agree;
+    printf("proto.policy: %ld/%ld public keys give the strict rules' verdict\n", agree, n);
+
+    ref_pt_clear(&P);
+    mpz_clears(a, y, NULL);
+}
+
+/* ECOPT_BACKEND naming no backend: the check refuses (ecopt.h), like every dispatched function. */
+static int run_unsupported(void) {
+    uint8_t pub[32] = {0};
+    int rc = ecopt_backend_init();
+    if (rc != ECOPT_ERR_UNSUPPORTED)
+        tu_fail("ecopt_backend_init with ECOPT_BACKEND=%s returned %d", getenv("ECOPT_BACKEND"), rc);
+    /* A valid key (the base point, y = 4/5) and an invalid one (y = 1, the identity): both refused. */
+    ref_init();
+    ref_pt B;
+    ref_pt_init(&B);
+    ref_pt_base(&B);
+    ref_pt_encode(pub, &B);
+    ref_pt_clear(&B);
+    rc = ecopt_ed25519_publickey_check(pub);
+    if (rc != ECOPT_ERR_UNSUPPORTED) tu_fail("ecopt_ed25519_publickey_check(B) without a backend returned %d", rc);
+    memset(pub, 0, 32);
+    pub[0] = 1;
+    rc = ecopt_ed25519_publickey_check(pub);
+    if (rc != ECOPT_ERR_UNSUPPORTED)
+        tu_fail("ecopt_ed25519_publickey_check(identity) without a backend returned %d", rc);
+    printf("proto.policy: ecopt_ed25519_publickey_check without a backend (ECOPT_BACKEND=%s): %s\n",
+           getenv("ECOPT_BACKEND"), tu_failures ? "wrong" : "ECOPT_ERR_UNSUPPORTED");
+    return tu_finish("proto.policy_unsupported");
+}
+
 int main(int argc, char **argv) {
     tu_opts o;
     tu_parse_opts(&o, argc, argv, 8);
+    if (o.argc == 1 && strcmp(o.argv[0], "unsupported") == 0) return run_unsupported();
+    if (o.argc != 0) {
+        fprintf(stderr, "usage: %s [--seed N] [--iters N] [unsupported]\n", argv[0]);
+        return 2;
+    }
     tu_check_library_backend();
     if (sodium_init() < 0) {
         fprintf(stderr, "FAIL: sodium_init\n");
@@ -298,6 +485,8 @@ int main(int argc, char **argv) {
     long okc = c_sl.ecopt_ok + c_ta.ecopt_ok + c_tr.ecopt_ok + c_ma.ecopt_ok + c_mr.ecopt_ok + c_na.ecopt_ok;
     printf("proto.policy: %ld/%ld cases give the policy's verdict\n", okc, cases);
     if (nt != 14) tu_fail("expected 14 encodings of small-order points, found %d", nt);
+
+    run_publickey_check(&rng, o.iters, T, (const uint8_t(*)[32])tenc, tcanon, nt);
 
     mpz_clears(a, r, t, NULL);
     ref_pt_clear(&B);
