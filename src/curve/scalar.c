@@ -2,6 +2,7 @@
  * Everything here is constant time: loops have fixed bounds and conditional subtraction is by mask. */
 #include "curve/scalar.h"
 
+#include "bytes.h"
 #include "ct.h"
 
 typedef unsigned __int128 u128;
@@ -12,16 +13,6 @@ static const uint64_t L[4] = {0x5812631a5cf5d3ed, 0x14def9dea2f79cd6, 0x00000000
 /* mu = floor(2^512 / l), 5 limbs (261 bits): Barrett's constant for base b = 2^64, k = 4 (HAC 14.42). */
 static const uint64_t MU[5] = {0xed9ce5a30a2c131b, 0x2106215d086329a7, 0xffffffffffffffeb, 0xffffffffffffffff,
                                0x000000000000000f};
-
-static uint64_t load64_le(const uint8_t *s) {
-    uint64_t w = 0;
-    for (int i = 7; i >= 0; i--) w = (w << 8) | s[i];
-    return w;
-}
-
-static void store64_le(uint8_t *s, uint64_t w) {
-    for (int i = 0; i < 8; i++) s[i] = (uint8_t)(w >> (8 * i));
-}
 
 /* r[0..na+nb) = a * b, schoolbook. */
 static void mul_limbs(uint64_t *r, const uint64_t *a, int na, const uint64_t *b, int nb) {
@@ -73,9 +64,9 @@ static void barrett_reduce(uint64_t out[4], const uint64_t x[8]) {
 
 void ecopt_scalar_reduce64(uint8_t r[32], const uint8_t x[64]) {
     uint64_t xl[8], out[4];
-    for (int i = 0; i < 8; i++) xl[i] = load64_le(x + 8 * i);
+    for (int i = 0; i < 8; i++) xl[i] = ecopt_load64_le(x + 8 * i);
     barrett_reduce(out, xl);
-    for (int i = 0; i < 4; i++) store64_le(r + 8 * i, out[i]);
+    for (int i = 0; i < 4; i++) ecopt_store64_le(r + 8 * i, out[i]);
     ecopt_memzero_explicit(xl, sizeof xl);
     ecopt_memzero_explicit(out, sizeof out);
 }
@@ -83,19 +74,19 @@ void ecopt_scalar_reduce64(uint8_t r[32], const uint8_t x[64]) {
 void ecopt_scalar_muladd(uint8_t r[32], const uint8_t a[32], const uint8_t b[32], const uint8_t c[32]) {
     uint64_t al[4], bl[4], x[8], out[4];
     for (int i = 0; i < 4; i++) {
-        al[i] = load64_le(a + 8 * i);
-        bl[i] = load64_le(b + 8 * i);
+        al[i] = ecopt_load64_le(a + 8 * i);
+        bl[i] = ecopt_load64_le(b + 8 * i);
     }
     mul_limbs(x, al, 4, bl, 4);
     /* + c: a b + c <= (2^256 - 1)^2 + 2^256 - 1 < 2^512, so the final carry is 0. */
     uint64_t carry = 0;
     for (int i = 0; i < 8; i++) {
-        u128 t = (u128)x[i] + (i < 4 ? load64_le(c + 8 * i) : 0) + carry;
+        u128 t = (u128)x[i] + (i < 4 ? ecopt_load64_le(c + 8 * i) : 0) + carry;
         x[i] = (uint64_t)t;
         carry = (uint64_t)(t >> 64);
     }
     barrett_reduce(out, x);
-    for (int i = 0; i < 4; i++) store64_le(r + 8 * i, out[i]);
+    for (int i = 0; i < 4; i++) ecopt_store64_le(r + 8 * i, out[i]);
     ecopt_memzero_explicit(al, sizeof al);
     ecopt_memzero_explicit(bl, sizeof bl);
     ecopt_memzero_explicit(x, sizeof x);
@@ -105,7 +96,7 @@ void ecopt_scalar_muladd(uint8_t r[32], const uint8_t a[32], const uint8_t b[32]
 uint64_t ecopt_scalar_is_canonical(const uint8_t s[32]) {
     uint64_t borrow = 0;
     for (int i = 0; i < 4; i++) {
-        u128 d = (u128)load64_le(s + 8 * i) - L[i] - borrow;
+        u128 d = (u128)ecopt_load64_le(s + 8 * i) - L[i] - borrow;
         borrow = (uint64_t)(d >> 64) & 1;
     }
     return borrow; /* s - l borrows exactly when s < l */

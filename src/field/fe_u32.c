@@ -159,23 +159,4 @@ void ecopt_fe_mul_small(ecopt_fe *h, const ecopt_fe *f, uint32_t c) {
     reduce_wide(h, t);
 }
 
-uint64_t ecopt_fe_is_negative(const ecopt_fe *f) {
-    uint8_t s[32];
-    ecopt_fe_tobytes(s, f);
-    return s[0] & 1;
-}
-
-uint64_t ecopt_fe_is_zero(const ecopt_fe *f) {
-    uint8_t s[32];
-    ecopt_fe_tobytes(s, f);
-    return ecopt_ct_bytes_is_zero(s, 32);
-}
-
-uint64_t ecopt_fe_eq(const ecopt_fe *f, const ecopt_fe *g) {
-    uint8_t a[32], b[32];
-    ecopt_fe_tobytes(a, f);
-    ecopt_fe_tobytes(b, g);
-    return ecopt_ct_bytes_eq(a, b, 32);
-}
-
-#include "field/fe_chain_impl.h"
+#include "field/fe_common_impl.h"

@@ -1,6 +1,7 @@
 /* fe_u64.c — backend u64 (5 x 51 bits) of the field interface in fe.h. Bounds are defined in fe_u64.h. */
 #include "field/fe.h"
 
+#include "bytes.h"
 #include "ct.h"
 
 typedef unsigned __int128 u128;
@@ -20,18 +21,8 @@ const ecopt_fe ecopt_fe_base_y = {
 const ecopt_fe ecopt_fe_base_t = {
     {0x68ab3a5b7dda3, 0x00eea2a5eadbb, 0x2af8df483c27e, 0x332b375274732, 0x67875f0fd78b7}};
 
-static uint64_t load64_le(const uint8_t *s) {
-    uint64_t w = 0;
-    for (int i = 7; i >= 0; i--) w = (w << 8) | s[i];
-    return w;
-}
-
-static void store64_le(uint8_t *s, uint64_t w) {
-    for (int i = 0; i < 8; i++) s[i] = (uint8_t)(w >> (8 * i));
-}
-
 void ecopt_fe_frombytes(ecopt_fe *h, const uint8_t s[32]) {
-    uint64_t w0 = load64_le(s), w1 = load64_le(s + 8), w2 = load64_le(s + 16), w3 = load64_le(s + 24);
+    uint64_t w0 = ecopt_load64_le(s), w1 = ecopt_load64_le(s + 8), w2 = ecopt_load64_le(s + 16), w3 = ecopt_load64_le(s + 24);
     h->v[0] = w0 & MASK51;
     h->v[1] = ((w0 >> 51) | (w1 << 13)) & MASK51;
     h->v[2] = ((w1 >> 38) | (w2 << 26)) & MASK51;
@@ -64,10 +55,10 @@ void ecopt_fe_tobytes(uint8_t s[32], const ecopt_fe *f) {
     t[4] += t[3] >> 51;
     t[3] &= MASK51;
     t[4] &= MASK51;
-    store64_le(s, t[0] | (t[1] << 51));
-    store64_le(s + 8, (t[1] >> 13) | (t[2] << 38));
-    store64_le(s + 16, (t[2] >> 26) | (t[3] << 25));
-    store64_le(s + 24, (t[3] >> 39) | (t[4] << 12));
+    ecopt_store64_le(s, t[0] | (t[1] << 51));
+    ecopt_store64_le(s + 8, (t[1] >> 13) | (t[2] << 38));
+    ecopt_store64_le(s + 16, (t[2] >> 26) | (t[3] << 25));
+    ecopt_store64_le(s + 24, (t[3] >> 39) | (t[4] << 12));
 }
 
 void ecopt_fe_neg(ecopt_fe *h, const ecopt_fe *f) {
@@ -160,23 +151,4 @@ void ecopt_fe_mul_small(ecopt_fe *h, const ecopt_fe *f, uint32_t c) {
                 (u128)f->v[4] * c);
 }
 
-uint64_t ecopt_fe_is_negative(const ecopt_fe *f) {
-    uint8_t s[32];
-    ecopt_fe_tobytes(s, f);
-    return s[0] & 1;
-}
-
-uint64_t ecopt_fe_is_zero(const ecopt_fe *f) {
-    uint8_t s[32];
-    ecopt_fe_tobytes(s, f);
-    return ecopt_ct_bytes_is_zero(s, 32);
-}
-
-uint64_t ecopt_fe_eq(const ecopt_fe *f, const ecopt_fe *g) {
-    uint8_t a[32], b[32];
-    ecopt_fe_tobytes(a, f);
-    ecopt_fe_tobytes(b, g);
-    return ecopt_ct_bytes_eq(a, b, 32);
-}
-
-#include "field/fe_chain_impl.h"
+#include "field/fe_common_impl.h"

@@ -1,8 +1,29 @@
-/* fe_chain_impl.h — exponentiations by fixed addition chains, shared by every backend: included at the end of
- * each backend's fe_<name>.c so that they compile against that backend's mul and sq.
- * Time: constant (the chains depend only on p). Bounds: in loose; out tight. */
-#ifndef ECOPT_FIELD_FE_CHAIN_IMPL_H
-#define ECOPT_FIELD_FE_CHAIN_IMPL_H
+/* fe_common_impl.h — the field operations every backend builds the same way from its tobytes, mul and sq:
+ * predicates on the canonical encoding, and exponentiations by fixed addition chains. Included at the end of each
+ * backend's fe_<name>.c so that they compile against that backend.
+ * Time: constant (the chains depend only on p; the predicates read every byte). Bounds: in loose; out tight. */
+#ifndef ECOPT_FIELD_FE_COMMON_IMPL_H
+#define ECOPT_FIELD_FE_COMMON_IMPL_H
+
+uint64_t ecopt_fe_is_negative(const ecopt_fe *f) {
+    uint8_t s[32];
+    ecopt_fe_tobytes(s, f);
+    return s[0] & 1;
+}
+
+uint64_t ecopt_fe_is_zero(const ecopt_fe *f) {
+    uint8_t s[32];
+    ecopt_fe_tobytes(s, f);
+    return ecopt_ct_bytes_is_zero(s, 32);
+}
+
+uint64_t ecopt_fe_eq(const ecopt_fe *f, const ecopt_fe *g) {
+    uint8_t a[32], b[32];
+    ecopt_fe_tobytes(a, f);
+    ecopt_fe_tobytes(b, g);
+    return ecopt_ct_bytes_eq(a, b, 32);
+}
+
 
 /* z_2_250_1 = z^(2^250 - 1), and z11 = z^11 for the inversion's tail. The chain of Bernstein, "Curve25519: new
  * Diffie-Hellman speed records" (2006), section 5: exponents 2, 9, 11, 2^5-1, 2^10-1, 2^20-1, 2^40-1, 2^50-1,
@@ -45,4 +66,4 @@ void ecopt_fe_pow22523(ecopt_fe *h, const ecopt_fe *f) {
     ecopt_fe_mul(h, &t, f);   /* 2^252 - 3 = (p - 5) / 8 */
 }
 
-#endif /* ECOPT_FIELD_FE_CHAIN_IMPL_H */
+#endif /* ECOPT_FIELD_FE_COMMON_IMPL_H */
