@@ -277,6 +277,83 @@ t_key_too_large() {
     expect 2 "^ecopt sign: big.pem: too large for a key file \(over 65536 bytes\)$" "$ECOPT" sign -k big.pem -i msg -o out.sig
 }
 
+# ---- Ed25519 public keys that break the strict rules for A (exit 2) ----------------------------------------------
+# verify (strict) and pubkey check a public key file with ecopt_ed25519_publickey_check; verify --zip215 does not,
+# since ZIP 215 accepts such keys (a signature then fails or passes on the equation, exit 1 or 0).
+
+# bad_pub_key NAME HEX MESSAGE: the public key file NAME holding HEX is refused with MESSAGE by verify (every
+# variant, and from standard input) and by pubkey (which writes nothing).
+bad_pub_key() {
+    local f=$1 msg=$3
+    ed_pub_pem "$2" "$f"
+    expect 2 "^ecopt verify: $f: $msg$" "$ECOPT" verify -p "$f" -i msg -s msg.sig
+    [ ! -s out.txt ] || fail "$f: verify printed on stdout"
+    expect 2 "^ecopt verify: $f: $msg$" "$ECOPT" verify -p "$f" -i msg -s msg.sig --context abc
+    expect 2 "^ecopt verify: $f: $msg$" "$ECOPT" verify -p "$f" -i msg -s msg.sig --prehash
+    expect 2 "^ecopt verify: standard input: $msg$" "$ECOPT" verify -p - -i msg -s msg.sig <"$f"
+    expect 2 "^ecopt pubkey: $f: $msg$" "$ECOPT" pubkey -i "$f" -o out.pub
+    [ ! -e out.pub ] || fail "$f: pubkey wrote a key that breaks the strict rules"
+    expect 2 "^ecopt pubkey: $f: $msg$" "$ECOPT" pubkey -i "$f"
+    [ ! -s out.txt ] || fail "$f: pubkey wrote the key to stdout"
+    no_leftovers
+}
+
+t_key_ed25519_pub_noncanonical() {
+    fixture
+    local m="public key is not a canonical curve point encoding"
+    # y = p + 3 and y = p + 18 = 2^255 - 1: y >= p, though y - p is the y of a point of large order.
+    bad_pub_key yp3.pub f0ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f "$m"
+    bad_pub_key yp18.pub ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f "$m"
+    # x = 0 with the sign bit set: y = 1 (the identity) and y = p - 1 (order 2).
+    bad_pub_key neg0.pub 0100000000000000000000000000000000000000000000000000000000000080 "$m"
+    bad_pub_key neg0o2.pub ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff "$m"
+    # y = 2: no x on the curve.
+    bad_pub_key off.pub 0200000000000000000000000000000000000000000000000000000000000000 "$m"
+    # ZIP 215 reads y mod p and x = 0 either way: not bad input, the equation decides (exit 1); a y with no curve
+    # point is still an encoding failure of the signature check (exit 1).
+    expect 1 "^ecopt verify: msg.sig: Ed25519 \(ZIP-215\) signature rejected, equation: " \
+        "$ECOPT" verify -p yp18.pub -i msg -s msg.sig --zip215
+    expect 1 "^ecopt verify: msg.sig: Ed25519 \(ZIP-215\) signature rejected, equation: " \
+        "$ECOPT" verify -p neg0.pub -i msg -s msg.sig --zip215
+    expect 1 "^ecopt verify: msg.sig: Ed25519 \(ZIP-215\) signature rejected, encoding: " \
+        "$ECOPT" verify -p off.pub -i msg -s msg.sig --zip215
+    # The fixture's keys pass: a private key always gives a good public key, and so does its public key file.
+    ok "$ECOPT" pubkey -i ed.pem -o ok.pub
+    ok "$ECOPT" pubkey -i ok.pub
+    ok "$ECOPT" verify -p ed.pem -i msg -s msg.sig
+}
+
+t_key_ed25519_pub_small_order() {
+    fixture
+    local m="public key has small order" h n=0
+    # The canonical encodings of the 8 points of small order: the identity, order 8, order 4, order 8, order 2
+    # (y = p - 1), and the negatives of the order 8 and 4 points.
+    for h in \
+        0100000000000000000000000000000000000000000000000000000000000000 \
+        c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a \
+        0000000000000000000000000000000000000000000000000000000000000080 \
+        26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05 \
+        ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f \
+        26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85 \
+        0000000000000000000000000000000000000000000000000000000000000000 \
+        c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa; do
+        n=$((n + 1))
+        bad_pub_key so$n.pub "$h" "$m"
+    done
+    # ZIP 215 accepts them: A = R = the identity and S = 0 satisfy the cofactored equation for every message, and
+    # an order-8 A with an honest signature fails on the equation (exit 1), not as bad input.
+    h2b "0100000000000000000000000000000000000000000000000000000000000000$(printf '%064d' 0)" >id.sig
+    ok "$ECOPT" verify -p so1.pub -i msg -s id.sig --zip215
+    expect 1 "^ecopt verify: msg.sig: Ed25519 \(ZIP-215\) signature rejected, equation: " \
+        "$ECOPT" verify -p so2.pub -i msg -s msg.sig --zip215
+    # Mixed order is not small order: B + T (T of order 8) passes both commands; the signature fails on the
+    # equation.
+    ed_pub_pem 98519eadf35b995233b51b5cd23e9cc5a28b639b5a4af0ec903cb960d81b7819 mixed.pub
+    ok "$ECOPT" pubkey -i mixed.pub -o mixed2.pub
+    cmp -s mixed.pub mixed2.pub || fail "a mixed-order key does not pass through pubkey unchanged"
+    expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, equation: " "$ECOPT" verify -p mixed.pub -i msg -s msg.sig
+}
+
 # ---- signature files (exit 2) -------------------------------------------------------------------------------------
 
 t_sig_wrong_length() {
@@ -449,25 +526,6 @@ t_verify_noncanonical_r() {
     # y = 2^255 - 1 >= p: never canonical.
     h2b "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f${s:64}" >r.sig
     expect 1 "^ecopt verify: r.sig: Ed25519 signature rejected, encoding: " "$ECOPT" verify -p ed.pub -i msg -s r.sig
-}
-
-t_verify_small_order_key() {
-    fixture
-    # A = the identity: small order, and every signature with R = [S]B would "verify" without the rule.
-    ed_pub_pem 0100000000000000000000000000000000000000000000000000000000000000 id.pub
-    expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, small order: " "$ECOPT" verify -p id.pub -i msg -s msg.sig
-    # A point of order 2: (0, -1), y = p - 1.
-    ed_pub_pem ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f o2.pub
-    expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, small order: " "$ECOPT" verify -p o2.pub -i msg -s msg.sig
-}
-
-t_verify_noncanonical_key() {
-    fixture
-    ed_pub_pem ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f nc.pub
-    expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, encoding: " "$ECOPT" verify -p nc.pub -i msg -s msg.sig
-    # y = 1 with the sign bit set: x = 0 cannot be negative.
-    ed_pub_pem 0100000000000000000000000000000000000000000000000000000000000080 neg0.pub
-    expect 1 "^ecopt verify: msg.sig: Ed25519 signature rejected, encoding: " "$ECOPT" verify -p neg0.pub -i msg -s msg.sig
 }
 
 t_verify_zip215_refuses_variants() {
