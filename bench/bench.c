@@ -295,12 +295,12 @@ int main(int argc, char **argv) {
                 "ticks (lower is faster).\n\nPeers: libsodium %s; %s.\n\n",
             rounds, batch, cpu, rate / 1e9, sodium_version_string(), OpenSSL_version(OPENSSL_VERSION));
     fprintf(md, "| operation | implementation | median ticks | ops/s | ratio vs libsodium |\n|---|---|---:|---:|---:|\n");
-    fprintf(dat, "# operation");
+    fprintf(dat, "operation"); /* a header row (not a comment): gnuplot's columnhead names the series from it */
     for (size_t k = 0; k < nimpl; k++) fprintf(dat, "\t%s", impls[k].name);
     fprintf(dat, "\n");
     printf("%-24s %-14s %12s %12s %10s\n", "operation", "impl", "ticks", "ops/s", "vs sodium");
     for (size_t o = 0; o < NOPS; o++) {
-        fprintf(dat, "\"%s\"", ops[o].name);
+        fprintf(dat, "%s", ops[o].name);
         for (size_t k = 0; k < nimpl; k++) {
             double ratio = med[o][k] / med[o][n_ecopt];
             printf("%-24s %-14s %12.0f %12.0f %10.2f\n", k ? "" : ops[o].name, impls[k].name, med[o][k],
@@ -316,7 +316,7 @@ int main(int argc, char **argv) {
 
     /* The chart, when gnuplot is there (Debian's gnuplot-nox); otherwise say so. */
     snprintf(path, sizeof path, "command -v gnuplot >/dev/null 2>&1 && gnuplot -e \"set terminal png size 1100,600; "
-                                "set output '%s/bench.png'; set style data histograms; set style histogram "
+                                "set output '%s/bench.png'; set datafile separator '\\t'; set style data histograms; set style histogram "
                                 "clustered gap 1; set style fill solid border -1; set ylabel 'median ticks (lower is "
                                 "better)'; set xtics rotate by -15 noenhanced; set key noenhanced; set title 'ecopt vs "
                                 "libsodium vs OpenSSL'; plot for [c=2:%zu] '%s/bench.dat' using c:xtic(1) title "
