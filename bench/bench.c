@@ -322,8 +322,10 @@ int main(int argc, char **argv) {
                                 "libsodium vs OpenSSL'; plot for [c=2:%zu] '%s/bench.dat' using c:xtic(1) title "
                                 "columnhead\"",
              outdir, nimpl + 1, outdir);
-    if (system(path) != 0) printf("\n(gnuplot not found: no chart written)\n");
-    printf("\nwritten: %s/bench.md, %s/bench.dat%s\n", outdir, outdir, "");
+    int chart = system(path) == 0;
+    if (!chart) printf("\n(gnuplot not found or failed: no chart written)\n");
+    printf("\nwritten: %s/bench.md, %s/bench.dat%s%s%s\n", outdir, outdir, chart ? ", " : "", chart ? outdir : "",
+           chart ? "/bench.png" : "");
     for (int i = 0; i < NIN; i++) {
         EVP_PKEY_CTX_free(ossl_derive[i]);
         EVP_PKEY_free(ossl_x[i]);
