@@ -40,8 +40,11 @@ int cli_read_file(const char *path, size_t max, int secret, const char *what_max
 void cli_free_buffer(uint8_t *buf, size_t len, int secret);
 
 /* cli_write_file — write len bytes to path, or to standard output when path is "-".
- * A file is written to a temporary name in the same directory (mode 0600), flushed to disk and renamed over
- * path, so path holds either the old or the complete new contents and nothing is left behind on failure
+ * A symbolic link is followed: a link to a regular file has its target replaced, the link stays. An existing
+ * file that is not a regular file (a device such as /dev/null, a FIFO, a socket) is opened and written through,
+ * never replaced or created; a directory is an error. Otherwise (a regular file, or a new name) the data is
+ * written to a temporary name in the directory of the (resolved) target (mode 0600), flushed to disk and renamed
+ * over it, so it holds either the old or the complete new contents and nothing is left behind on failure
  * (nor on SIGINT, SIGTERM, SIGHUP). secret: the file keeps mode 0600; otherwise it gets 0666 & ~umask.
  * Returns CLI_OK; CLI_ENV when anything fails. */
 int cli_write_file(const char *path, const uint8_t *data, size_t len, int secret);

@@ -173,28 +173,65 @@ static int write_all(int fd, const uint8_t *data, size_t len)
     return 0;
 }
 
-int cli_write_file(const char *path, const uint8_t *data, size_t len, int secret)
+/* Write to an existing file that is not a regular file (a character or block device, a FIFO, a socket, a
+ * terminal) through it, in place: no temporary file, no rename, never created. */
+static int write_in_place(const char *path, const uint8_t *data, size_t len)
 {
-    const char *slash;
+    int fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return cli_fail(CLI_ENV, path, "cannot open for writing: %s", strerror(errno));
+    if (write_all(fd, data, len) != 0) {
+        int saved = errno;
+        close(fd);
+        return cli_fail(CLI_ENV, path, "cannot write: %s", strerror(saved));
+    }
+    if (close(fd) != 0)
+        return cli_fail(CLI_ENV, path, "cannot write: %s", strerror(errno));
+    return CLI_OK;
+}
+
+/* The file a temporary file is renamed over: the target, or what a symbolic link to it resolves to. */
+static char target_buf[PATH_MAX];
+
+int cli_write_file(const char *user_path, const uint8_t *data, size_t len, int secret)
+{
+    const char *slash, *path = user_path;
     size_t dirlen;
     int fd, saved;
     sigset_t block, old;
+    struct stat st, lst;
 
-    if (strcmp(path, "-") == 0) {
+    if (strcmp(user_path, "-") == 0) {
         fflush(stdout); /* keep order with anything printed through stdio */
         if (write_all(STDOUT_FILENO, data, len) != 0)
             return cli_fail(CLI_ENV, "standard output", "cannot write: %s", strerror(errno));
         return CLI_OK;
     }
 
+    /* What the name stands for (following symbolic links): a directory is an error, anything else that is not a
+     * regular file is written through, and a symbolic link to a regular file gets its target replaced. */
+    if (stat(user_path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return cli_fail(CLI_ENV, user_path, "cannot write: %s", strerror(EISDIR));
+        if (!S_ISREG(st.st_mode))
+            return write_in_place(user_path, data, len);
+        if (lstat(user_path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+            if (realpath(user_path, target_buf) == NULL)
+                return cli_fail(CLI_ENV, user_path, "cannot resolve the symbolic link: %s", strerror(errno));
+            path = target_buf;
+        }
+    } else if (errno == ENOENT && lstat(user_path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        return cli_fail(CLI_ENV, user_path, "cannot write: a symbolic link to a missing file");
+    }
+
     /* "<dir>/.<name>.XXXXXX" next to the target, so that rename() stays within one file system. */
     slash = strrchr(path, '/');
     dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     if (path[dirlen] == '\0')
-        return cli_fail(CLI_ENV, path, "cannot write: not a file name");
+        return cli_fail(CLI_ENV, user_path, "cannot write: not a file name");
     if (snprintf(tmp_path, sizeof tmp_path, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen) >=
         (int)sizeof tmp_path)
-        return cli_fail(CLI_ENV, path, "cannot write: file name too long");
+        return cli_fail(CLI_ENV, user_path, "cannot write: file name too long");
 
     /* Block the cleanup signals while the name is registered, so the handler never sees a half-made state. */
     sigemptyset(&block);
@@ -208,7 +245,7 @@ int cli_write_file(const char *path, const uint8_t *data, size_t len, int secret
         tmp_active = 1;
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd < 0)
-        return cli_fail(CLI_ENV, path, "cannot create a file in that directory: %s", strerror(saved));
+        return cli_fail(CLI_ENV, user_path, "cannot create a file in that directory: %s", strerror(saved));
 
     if (!secret) {
         mode_t mask = umask(0);
@@ -247,7 +284,7 @@ fail:
     unlink(tmp_path);
     tmp_active = 0;
     sigprocmask(SIG_SETMASK, &old, NULL);
-    return cli_fail(CLI_ENV, path, "cannot write: %s", strerror(saved));
+    return cli_fail(CLI_ENV, user_path, "cannot write: %s", strerror(saved));
 }
 
 /* ---- hex --------------------------------------------------------------------------------------------------- */

@@ -259,6 +259,57 @@ t_long_options() {
     ok "$ECOPT" verify -p k.pub -i msg -s s3 --context=--help
 }
 
+# ---- output files that are not plain new files --------------------------------------------------------------------
+
+t_output_through_special_files() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    printf 'abc' >msg
+    ok "$ECOPT" sign -k k.pem -i msg -o ref.sig --hex
+    # A FIFO is written through, not replaced.
+    mkfifo fifo
+    timeout 20 cat fifo >got &
+    local reader=$!
+    ok "$ECOPT" sign -k k.pem -i msg -o fifo --hex
+    wait "$reader" || fail "the FIFO reader failed"
+    [ -p fifo ] || fail "the FIFO was replaced"
+    cmp -s got ref.sig || fail "the FIFO reader got something else"
+    # /dev/stdout on a pipe is written through too.
+    "$ECOPT" sign -k k.pem -i msg -o /dev/stdout --hex | cat >got2
+    cmp -s got2 ref.sig || fail "/dev/stdout on a pipe"
+    # A character device stays one.
+    ok "$ECOPT" keygen ed25519 -o /dev/null
+    ok "$ECOPT" sign -k k.pem -i msg -o /dev/null
+    [ -c /dev/null ] || fail "/dev/null is no longer a character device"
+    no_leftovers
+}
+
+t_output_through_symlink() {
+    ok "$ECOPT" keygen ed25519 -o k.pem
+    printf 'abc' >msg
+    mkdir d
+    echo old >d/target
+    ln -s d/target link
+    ok "$ECOPT" sign -k k.pem -i msg -o link --hex
+    [ -L link ] || fail "the symbolic link was replaced"
+    [ "$(readlink link)" = d/target ] || fail "the link points elsewhere"
+    ok "$ECOPT" sign -k k.pem -i msg -o ref.sig --hex
+    cmp -s d/target ref.sig || fail "the link's target does not hold the signature"
+    # A link to a key file: the target gets the new key, mode 0600.
+    ln -s d/key keylink
+    echo old >d/key
+    ok "$ECOPT" keygen x25519 -o keylink
+    [ -L keylink ] || fail "the key link was replaced"
+    grep -q "BEGIN PRIVATE KEY" d/key || fail "the key link's target does not hold the key"
+    [ "$(mode d/key)" = 600 ] || fail "key mode $(mode d/key)"
+    # A dangling link is an error and creates nothing.
+    ln -s d/nosuch dangling
+    expect 3 "^ecopt sign: dangling: cannot write: a symbolic link to a missing file$" \
+        "$ECOPT" sign -k k.pem -i msg -o dangling
+    [ ! -e d/nosuch ] || fail "the dangling link's target was created"
+    no_leftovers
+    [ -z "$(find d -name '.*.??????')" ] || fail "temporary files left behind in d"
+}
+
 # ---- X25519 -------------------------------------------------------------------------------------------------------
 
 t_x25519_agreement() {
