@@ -381,16 +381,25 @@ t_sig_hex_malformed() {
         "$ECOPT" verify -p ed.pub -i msg -s short.hex --hex
     { printf 'zz'; tail -c +3 hex.sig; } >bad.hex
     expect 2 "^ecopt verify: bad.hex: not a hex signature" "$ECOPT" verify -p ed.pub -i msg -s bad.hex --hex
-    # A raw signature read as hex: 64 characters, less a final "\n" and then "\r" that the hex reader strips
-    # (the signature is random, so its last bytes are 0x0a, 0x0d 0x0a now and then).
+    # A raw signature read as hex: 64 characters, less what the hex reader strips: a final "\n", then a final
+    # "\r" (so "\r\n", "\n" or a lone "\r"). The signature is random, so its last bytes are 0x0a or 0x0d now
+    # and then.
     local raw n=64
     raw=$(b2h msg.sig)
     if [ "${raw: -2}" = 0a ]; then
         n=63
-        [ "${raw: -4:2}" != 0d ] || n=62
+        raw=${raw:0:${#raw}-2}
     fi
+    [ "${raw: -2}" != 0d ] || n=$((n - 1))
     expect 2 "^ecopt verify: msg.sig: $n characters; a hex signature is 128" \
         "$ECOPT" verify -p ed.pub -i msg -s msg.sig --hex
+    # The same endings, made on purpose: a lone "\r" and "\r\n" are stripped whatever comes before them.
+    { head -c 63 msg.sig; printf '\r'; } >cr.sig
+    expect 2 "^ecopt verify: cr.sig: 63 characters; a hex signature is 128" \
+        "$ECOPT" verify -p ed.pub -i msg -s cr.sig --hex
+    { head -c 62 msg.sig; printf '\r\n'; } >crlf.sig
+    expect 2 "^ecopt verify: crlf.sig: 62 characters; a hex signature is 128" \
+        "$ECOPT" verify -p ed.pub -i msg -s crlf.sig --hex
 }
 
 # ---- contexts (exit 2) --------------------------------------------------------------------------------------------
