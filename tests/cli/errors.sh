@@ -79,12 +79,13 @@ t_usage_stdin_twice() {
 t_usage_binary_to_terminal() {
     fixture
     command -v script >/dev/null || skip "script(1) is not installed: no pseudo-terminal to test with"
-    local rc=0
-    script -qec "$ECOPT x25519 -k x.pem -p x.pub" /dev/null >tty.txt 2>&1 || rc=$?
+    local rc=0 q
+    q=$(printf '%q' "$ECOPT") # script(1) runs its command through a shell: the path may hold spaces
+    script -qec "$q x25519 -k x.pem -p x.pub" /dev/null >tty.txt 2>&1 || rc=$?
     [ "$rc" -eq 2 ] || { cat tty.txt; fail "exit status $rc, expected 2"; }
     grep -q "standard output: is a terminal; use --hex or -o FILE" tty.txt || { cat tty.txt; fail "message"; }
     rc=0
-    script -qec "$ECOPT x25519 -k x.pem -p x.pub --hex" /dev/null >tty.txt 2>&1 || rc=$?
+    script -qec "$q x25519 -k x.pem -p x.pub --hex" /dev/null >tty.txt 2>&1 || rc=$?
     [ "$rc" -eq 0 ] || { cat tty.txt; fail "--hex on a terminal: exit status $rc"; }
 }
 
@@ -601,10 +602,18 @@ t_env_rng_failure() {
     [ -n "${ECOPT_TEST_FAILRNG:-}" ] && [ -e "$ECOPT_TEST_FAILRNG" ] || skip "no getrandom-failing preload library"
     # The library built for a sanitizer run is not preloaded first; ASan would refuse to start.
     export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+    # LD_PRELOAD splits its value at spaces and colons, so the library is named without its directory, which
+    # goes in LD_LIBRARY_PATH (split at colons only): a build directory whose path holds a space works.
+    local libdir libname
+    libdir=$(dirname "$ECOPT_TEST_FAILRNG")
+    libname=$(basename "$ECOPT_TEST_FAILRNG")
+    case $libdir$libname in *:*) skip "the preload library's path holds a colon" ;; esac
     expect 3 "^ecopt keygen: getrandom: cannot get random bytes: the system random number generator failed$" \
-        env LD_PRELOAD="$ECOPT_TEST_FAILRNG" "$ECOPT" keygen ed25519 -o k.pem
+        env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="$libname" \
+        "$ECOPT" keygen ed25519 -o k.pem
     expect 3 "^ecopt keygen: getrandom: cannot get random bytes" \
-        env LD_PRELOAD="$ECOPT_TEST_FAILRNG" "$ECOPT" keygen x25519 -o k.pem
+        env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="$libname" \
+        "$ECOPT" keygen x25519 -o k.pem
     [ ! -e k.pem ] || fail "key written although getrandom failed"
     no_leftovers
 }
