@@ -178,6 +178,31 @@ out:
     return rc;
 }
 
+/* SubjectPublicKeyInfo ::= SEQUENCE { AlgorithmIdentifier SEQUENCE, subjectPublicKey BIT STRING }. libcrypto
+ * clears the bits a BIT STRING declares unused, which would silently change the key, so look at the count first.
+ * Returns the count of unused bits; 0 also when the DER does not have this shape (d2i_X509_PUBKEY then says why). */
+static int spki_unused_bits(const unsigned char *der, long len)
+{
+    const unsigned char *p = der, *end;
+    long clen;
+    int tag, cls, r;
+
+    r = ASN1_get_object(&p, &clen, &tag, &cls, len);
+    if ((r & 0x80) || (r & 0x01) || tag != V_ASN1_SEQUENCE || cls != V_ASN1_UNIVERSAL)
+        return 0;
+    end = p + clen;
+    r = ASN1_get_object(&p, &clen, &tag, &cls, end - p); /* AlgorithmIdentifier */
+    if ((r & 0x80) || (r & 0x01) || tag != V_ASN1_SEQUENCE || cls != V_ASN1_UNIVERSAL)
+        return 0;
+    p += clen;
+    if (p >= end)
+        return 0;
+    r = ASN1_get_object(&p, &clen, &tag, &cls, end - p);
+    if ((r & 0x80) || (r & 0x01) || tag != V_ASN1_BIT_STRING || cls != V_ASN1_UNIVERSAL || clen < 1)
+        return 0;
+    return p[0];
+}
+
 static int load_spki(const char *path, const unsigned char *der, long len, cli_key_type want, int need_private,
                      cli_key *key)
 {
@@ -189,6 +214,10 @@ static int load_spki(const char *path, const unsigned char *der, long len, cli_k
     size_t n = 0;
     int rc = CLI_USAGE;
 
+    if (spki_unused_bits(der, len) != 0) {
+        cli_fail(CLI_USAGE, path, "malformed public key: BIT STRING with unused bits");
+        goto out;
+    }
     xpk = d2i_X509_PUBKEY(NULL, &p, len);
     if (xpk == NULL) {
         cli_fail(CLI_USAGE, path, "malformed public key: %s", ossl_reason());
@@ -260,6 +289,22 @@ static int load(const char *path, cli_key_type want, int need_private, cli_key *
         else
             cli_fail(CLI_USAGE, name, "malformed PEM: %s", ossl_reason());
         goto out;
+    }
+    /* Nothing but white space may follow the END line: neither a second PEM block nor other text. */
+    {
+        char rest[256];
+        int n, i, other = 0;
+        while (!other && (n = BIO_read(bio, rest, (int)sizeof rest)) > 0)
+            for (i = 0; i < n; i++)
+                if (rest[i] != ' ' && rest[i] != '\t' && rest[i] != '\r' && rest[i] != '\n') {
+                    other = 1;
+                    break;
+                }
+        cli_wipe(rest, sizeof rest);
+        if (other) {
+            cli_fail(CLI_USAGE, name, "malformed PEM: data after the END line (one PEM block per key file)");
+            goto out;
+        }
     }
     if (strcmp(pem_name, "ENCRYPTED PRIVATE KEY") == 0) {
         cli_fail(CLI_USAGE, name, "an encrypted private key; ecopt reads unencrypted PKCS#8 keys only");

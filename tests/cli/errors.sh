@@ -272,6 +272,40 @@ t_key_other_algorithm() {
     expect 2 "^ecopt sign: ed448.pem: unsupported key algorithm ED448" "$ECOPT" sign -k ed448.pem -i msg -o out.sig
 }
 
+t_key_pub_bit_string_unused_bits() {
+    fixture
+    # The Ed25519 public key's BIT STRING declares 1 to 7 unused bits: refused, not read with its low bits cleared.
+    local raw der u
+    raw=$(pem_raw32 ed.pub)
+    for u in 01 03 07; do
+        pem "PUBLIC KEY" "302a300506032b65700321${u}${raw}" unused$u.pub
+        expect 2 "^ecopt verify: unused$u.pub: malformed public key: BIT STRING with unused bits$" \
+            "$ECOPT" verify -p unused$u.pub -i msg -s msg.sig
+        expect 2 "^ecopt pubkey: unused$u.pub: malformed public key: BIT STRING with unused bits$" \
+            "$ECOPT" pubkey -i unused$u.pub -o out.pub
+        [ ! -e out.pub ] || fail "pubkey wrote a key read from a BIT STRING with unused bits"
+    done
+    raw=$(pem_raw32 x.pub)
+    pem "PUBLIC KEY" "302a300506032b656e032101${raw}" xunused.pub
+    expect 2 "^ecopt x25519: xunused.pub: malformed public key: BIT STRING with unused bits$" \
+        "$ECOPT" x25519 -k x.pem -p xunused.pub -o secret
+    [ ! -e secret ] || fail "secret written"
+}
+
+t_key_data_after_pem() {
+    fixture
+    # A second PEM block, or text after the END line, is refused; white space is fine.
+    cat ed.pem ed.pem >two.pem
+    expect 2 "^ecopt sign: two.pem: malformed PEM: data after the END line" "$ECOPT" sign -k two.pem -i msg -o out.sig
+    cat ed.pub x.pub >two.pub
+    expect 2 "^ecopt verify: two.pub: malformed PEM: data after the END line" "$ECOPT" verify -p two.pub -i msg -s msg.sig
+    { cat x.pem; echo trailing; } >text.pem
+    expect 2 "^ecopt x25519: text.pem: malformed PEM: data after the END line" "$ECOPT" x25519 -k text.pem -p x.pub
+    [ ! -e out.sig ] || fail "signature written"
+    { cat ed.pem; printf '\n  \r\n\t\n'; } >ws.pem
+    ok "$ECOPT" sign -k ws.pem -i msg -o out.sig
+}
+
 t_key_too_large() {
     fixture
     { cat ed.pem; head -c 70000 /dev/zero | tr '\0' 'a'; } >big.pem

@@ -94,7 +94,7 @@ t_pubkey_pem_variations() {
     ok "$ECOPT" keygen ed25519 -o k.pem
     ok "$ECOPT" pubkey -i k.pem -o k.pub
     sed 's/$/\r/' k.pem >crlf.pem
-    { echo "Alice's signing key"; cat k.pem; echo "(end)"; } >text.pem
+    { echo "Alice's signing key"; cat k.pem; printf ' \n\n'; } >text.pem # text before, white space after
     local f
     for f in crlf.pem text.pem; do
         ok "$ECOPT" pubkey -i $f
