@@ -21,7 +21,9 @@ enum {
 /* The command being run ("keygen", "sign", ...), for diagnostics; set once by main. */
 extern const char *cli_cmd;
 
-/* cli_fail — print "ecopt <cmd>: <what>: <printf-formatted reason>" on stderr and return code. */
+/* cli_fail — print "ecopt <cmd>: <what>: <printf-formatted reason>" on stderr and return code. Control
+ * characters in what and in the formatted reason (user-supplied names and values) are escaped as \n, \r, \t or
+ * \xNN, so the message is always one line. */
 int cli_fail(int code, const char *what, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* cli_wipe — overwrite n bytes with zeros in a way the compiler keeps (OPENSSL_cleanse). */

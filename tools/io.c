@@ -18,19 +18,55 @@
 
 const char *cli_cmd = "";
 
+/* Print s with control characters escaped (\n, \r, \t, else \xNN), so that a file name, an argument or an
+ * environment value holding them cannot break the message over several lines or drive the terminal. */
+static void put_escaped(const char *s)
+{
+    for (; *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\n')
+            fputs("\\n", stderr);
+        else if (c == '\r')
+            fputs("\\r", stderr);
+        else if (c == '\t')
+            fputs("\\t", stderr);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(stderr, "\\x%02x", c);
+        else
+            fputc(c, stderr);
+    }
+}
+
 int cli_fail(int code, const char *what, const char *fmt, ...)
 {
     va_list ap;
+    char small[512], *msg = small;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof small) {
+        char *big = malloc((size_t)n + 1);
+        if (big != NULL) {
+            va_start(ap, fmt);
+            vsnprintf(big, (size_t)n + 1, fmt, ap);
+            va_end(ap);
+            msg = big;
+        }
+    }
     if (cli_cmd[0] != '\0')
         fprintf(stderr, "ecopt %s: ", cli_cmd);
     else
         fprintf(stderr, "ecopt: ");
-    if (what != NULL)
-        fprintf(stderr, "%s: ", what);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
+    if (what != NULL) {
+        put_escaped(what);
+        fputs(": ", stderr);
+    }
+    put_escaped(n < 0 ? "(message could not be formatted)" : msg);
     fputc('\n', stderr);
+    if (msg != small)
+        free(msg);
     return code;
 }
 

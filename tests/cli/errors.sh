@@ -107,6 +107,19 @@ t_usage_unknown_backend() {
     ECOPT_BACKEND="$first $first" expect 2 "unknown backend" "$ECOPT" version
 }
 
+t_usage_control_characters_escaped() {
+    fixture
+    # File names, arguments and ECOPT_BACKEND are printed with control characters escaped: one line always.
+    expect 2 '^ecopt sign: no\\nsuch\\x1b\[31m: cannot open: No such file or directory$' \
+        "$ECOPT" sign -k ed.pem -i $'no\nsuch\e[31m' -o out.sig
+    expect 2 '^ecopt: fro\\nb\\tx: unknown command' "$ECOPT" $'fro\nb\tx'
+    expect 2 '^ecopt sign: --fr\\rob: unknown option' "$ECOPT" sign -k ed.pem -i msg -o out.sig $'--fr\rob'
+    ECOPT_BACKEND=$'u\n64' expect 2 '^ecopt version: ECOPT_BACKEND=u\\n64: unknown backend' "$ECOPT" version
+    printf 'x' >$'new\nline.pem'
+    expect 2 '^ecopt verify: new\\nline.pem: not a PEM file' "$ECOPT" verify -p $'new\nline.pem' -i msg -s msg.sig
+    [ ! -e out.sig ] || fail "signature written"
+}
+
 # ---- missing and unreadable input (exit 2) ------------------------------------------------------------------------
 
 t_input_missing_message() {
