@@ -737,7 +737,7 @@ int main(int argc, char **argv)
             return fputs(main_help, stdout), finish(CLI_OK);
         if (argc > 3)
             return cli_fail(CLI_USAGE, argv[3], "unexpected argument (usage: ecopt help [COMMAND])");
-        if (strcmp(argv[2], "help") == 0)
+        if (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)
             return fputs(main_help, stdout), finish(CLI_OK);
         c = find_command(argv[2]);
         if (c == NULL)

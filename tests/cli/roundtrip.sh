@@ -345,6 +345,10 @@ t_help() {
     ok "$ECOPT" -h
     ok "$ECOPT" help
     grep -q "^usage: ecopt <command>" out.txt || fail "ecopt help"
+    ok "$ECOPT" help --help
+    grep -q "^usage: ecopt <command>" out.txt || fail "ecopt help --help"
+    ok "$ECOPT" help -h
+    grep -q "^usage: ecopt <command>" out.txt || fail "ecopt help -h"
     for c in keygen pubkey sign verify x25519 version; do
         ok "$ECOPT" help "$c"
         grep -q "^usage: ecopt $c" out.txt || fail "ecopt help $c"
