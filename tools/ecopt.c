@@ -678,10 +678,10 @@ static int cmd_version(int argc, char **argv)
         return fputs(version_help, stdout), CLI_OK;
     if (rc != CLI_OK)
         return rc;
-    printf("ecopt %s\n", ecopt_version());
-    fflush(stdout);
+    /* The backend first: on failure nothing at all goes to standard output. */
     if ((rc = backend_init()) != CLI_OK)
         return rc;
+    printf("ecopt %s\n", ecopt_version());
     name = ecopt_backend_name();
     printf("backend: %s\n", name ? name : "(none)");
     printf("compiled in: %s\n", ecopt_backend_list());

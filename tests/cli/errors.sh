@@ -95,6 +95,7 @@ t_usage_unknown_backend() {
     expect 2 "^ecopt sign: ECOPT_BACKEND=no-such-backend: unknown backend \(compiled in: [a-z0-9 ]+\)$" \
         "$ECOPT" sign -k ed.pem -i msg -o out.sig
     expect 2 "^ecopt version: ECOPT_BACKEND=no-such-backend: unknown backend" "$ECOPT" version
+    [ ! -s out.txt ] || fail "version printed on stdout with an unknown backend: $(<out.txt)"
     expect 2 "^ecopt keygen: ECOPT_BACKEND=no-such-backend" "$ECOPT" keygen x25519 -o k.pem
     expect 2 "^ecopt x25519: ECOPT_BACKEND=no-such-backend" "$ECOPT" x25519 -k x.pem -p x.pub
     expect 2 "^ecopt verify: ECOPT_BACKEND=no-such-backend" "$ECOPT" verify -p ed.pub -i msg -s msg.sig
