@@ -132,7 +132,7 @@ static int load_pkcs8(const char *path, const unsigned char *der, long len, cli_
         return cli_fail(CLI_USAGE, path, "malformed PKCS#8 private key (no SEQUENCE and version)");
     if (version == 1)
         return cli_fail(CLI_USAGE, path,
-                        "a PKCS#8 v2 key (OneAsymmetricKey, version 1, public key attached) is not supported; "
+                        "a PKCS#8 v2 key (OneAsymmetricKey, version 1) is not supported; "
                         "use a PKCS#8 v1 key (RFC 8410 section 7)");
     if (version != 0)
         return cli_fail(CLI_USAGE, path, "unsupported PKCS#8 version %ld (only version 0 is read)", version);

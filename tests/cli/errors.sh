@@ -210,8 +210,13 @@ t_key_pkcs8_v2_refused() {
     seed=$(pem_raw32 ed.pem)
     pub=$(pem_raw32 ed.pub)
     pem "PRIVATE KEY" "3051020101300506032b657004220420${seed}812100${pub}" v2.pem
-    expect 2 "^ecopt sign: v2.pem: a PKCS#8 v2 key \(OneAsymmetricKey, version 1, public key attached\) is not supported; use a PKCS#8 v1 key" \
+    expect 2 "^ecopt sign: v2.pem: a PKCS#8 v2 key \(OneAsymmetricKey, version 1\) is not supported; use a PKCS#8 v1 key \(RFC 8410 section 7\)$" \
         "$ECOPT" sign -k v2.pem -i msg -o out.sig
+    # Version 1 without the public key: the same refusal, and the message does not claim a public key.
+    pem "PRIVATE KEY" "302e020101300506032b657004220420${seed}" v2nopub.pem
+    expect 2 "^ecopt sign: v2nopub.pem: a PKCS#8 v2 key \(OneAsymmetricKey, version 1\) is not supported" \
+        "$ECOPT" sign -k v2nopub.pem -i msg -o out.sig
+    grep -q "attached" err.txt && fail "the message claims a public key attached"
     expect 2 "^ecopt pubkey: v2.pem: a PKCS#8 v2 key" "$ECOPT" pubkey -i v2.pem
     # The same for X25519.
     seed=$(pem_raw32 x.pem)
