@@ -508,7 +508,7 @@ static int read_signature(const char *path, int hex, uint8_t sig[ECOPT_ED25519_S
         if (n != 2 * ECOPT_ED25519_SIGNATUREBYTES)
             rc = cli_fail(CLI_USAGE, name, "%zu characters; a hex signature is 128 hex digits (and a newline)", n);
         else if (cli_hex_decode(sig, (const char *)buf, n) != 0)
-            rc = cli_fail(CLI_USAGE, name, "not a hex signature (a character other than 0-9, a-f)");
+            rc = cli_fail(CLI_USAGE, name, "not a hex signature (a character other than 0-9, a-f, A-F)");
     } else if (len != ECOPT_ED25519_SIGNATUREBYTES) {
         uint8_t tmp[ECOPT_ED25519_SIGNATUREBYTES];
         n = len;

@@ -434,7 +434,11 @@ t_sig_hex_malformed() {
     expect 2 "^ecopt verify: short.hex: 127 characters; a hex signature is 128 hex digits" \
         "$ECOPT" verify -p ed.pub -i msg -s short.hex --hex
     { printf 'zz'; tail -c +3 hex.sig; } >bad.hex
-    expect 2 "^ecopt verify: bad.hex: not a hex signature" "$ECOPT" verify -p ed.pub -i msg -s bad.hex --hex
+    expect 2 "^ecopt verify: bad.hex: not a hex signature \(a character other than 0-9, a-f, A-F\)$" \
+        "$ECOPT" verify -p ed.pub -i msg -s bad.hex --hex
+    # Upper case is hex too.
+    tr a-f A-F <hex.sig >upper.hex
+    ok "$ECOPT" verify -p ed.pub -i msg -s upper.hex --hex
     # A raw signature read as hex: 64 characters, less what the hex reader strips: a final "\n", then a final
     # "\r" (so "\r\n", "\n" or a lone "\r"). The signature is random, so its last bytes are 0x0a or 0x0d now
     # and then.
