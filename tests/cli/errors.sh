@@ -121,6 +121,27 @@ t_usage_control_characters_escaped() {
     [ ! -e out.sig ] || fail "signature written"
 }
 
+t_usage_output_is_input() {
+    fixture
+    cp ed.pem ed.orig
+    cp x.pem x.orig
+    expect 2 "^ecopt pubkey: ed.pem: is also an input \(-i ed.pem\); write the output to another file$" \
+        "$ECOPT" pubkey -i ed.pem -o ed.pem
+    expect 2 "^ecopt sign: ed.pem: is also an input \(-k ed.pem\)" "$ECOPT" sign -k ed.pem -i msg -o ed.pem
+    expect 2 "^ecopt sign: ed.pem: is also an input \(-k ed.pem\)" "$ECOPT" sign -k ed.pem -i msg -o ed.pem --hex
+    expect 2 "^ecopt x25519: x.pem: is also an input \(-k x.pem\)" "$ECOPT" x25519 -k x.pem -p x.pub -o x.pem
+    expect 2 "^ecopt x25519: x.pub: is also an input \(-p x.pub\)" "$ECOPT" x25519 -k x.pem -p x.pub -o x.pub
+    # Another name for the same file: a hard link, a symbolic link, standard input.
+    ln ed.pem hard.pem
+    expect 2 "^ecopt pubkey: hard.pem: is also an input \(-i ed.pem\)" "$ECOPT" pubkey -i ed.pem -o hard.pem
+    ln -s ed.pem sym.pem
+    expect 2 "^ecopt sign: sym.pem: is also an input \(-k ed.pem\)" "$ECOPT" sign -k ed.pem -i msg -o sym.pem
+    expect 2 "^ecopt pubkey: ed.pem: is also an input \(-i standard input\)" "$ECOPT" pubkey -i - -o ed.pem <ed.pem
+    cmp -s ed.pem ed.orig && cmp -s x.pem x.orig || fail "a private key was overwritten"
+    [ -L sym.pem ] || fail "the link was replaced"
+    no_leftovers
+}
+
 # ---- missing and unreadable input (exit 2) ------------------------------------------------------------------------
 
 t_input_missing_message() {

@@ -232,13 +232,13 @@ t_sign_verify_empty_and_large() {
 }
 
 t_sign_output_over_input() {
-    # The message is read whole before the signature replaces it.
+    # The output may not be one of the inputs: the message (or the key) would be lost.
     ok "$ECOPT" keygen ed25519 -o k.pem
-    ok "$ECOPT" pubkey -i k.pem -o k.pub
     printf 'abc' >f
     cp f orig
-    ok "$ECOPT" sign -k k.pem -i f -o f
-    ok "$ECOPT" verify -p k.pub -i orig -s f
+    expect 2 "^ecopt sign: f: is also an input \(-i f\); write the output to another file$" \
+        "$ECOPT" sign -k k.pem -i f -o f
+    cmp -s f orig || fail "the message was changed"
 }
 
 t_long_options() {
