@@ -15,11 +15,6 @@ uint64_t ecopt_ct_bytes_eq(const uint8_t *a, const uint8_t *b, size_t n) {
     return ecopt_ct_is_zero(acc);
 }
 
-void ecopt_ct_cmov_bytes(uint8_t *dst, const uint8_t *src, size_t n, uint64_t bit) {
-    uint8_t m = (uint8_t)ecopt_ct_mask(bit);
-    for (size_t i = 0; i < n; i++) dst[i] ^= (uint8_t)(m & (dst[i] ^ src[i]));
-}
-
 void ecopt_memzero_explicit(void *p, size_t n) {
     if (n == 0) return;
     memset(p, 0, n);

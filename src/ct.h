@@ -37,11 +37,6 @@ static inline uint64_t ecopt_ct_eq(uint64_t a, uint64_t b) {
     return ecopt_ct_is_zero(a ^ b);
 }
 
-/* ecopt_ct_lt — 1 when a < b (unsigned), else 0: the borrow out of a - b, computed without a compare. */
-static inline uint64_t ecopt_ct_lt(uint64_t a, uint64_t b) {
-    return ((~a & b) | ((~(a ^ b)) & (a - b))) >> 63;
-}
-
 /* ecopt_ct_select — bit ? a : b, for bit exactly 0 or 1. */
 static inline uint64_t ecopt_ct_select(uint64_t bit, uint64_t a, uint64_t b) {
     uint64_t m = ecopt_ct_mask(bit);
@@ -53,9 +48,6 @@ uint64_t ecopt_ct_bytes_is_zero(const uint8_t *p, size_t n);
 
 /* ecopt_ct_bytes_eq — 1 when the n bytes of a and b are equal, else 0; reads every byte (no early exit). */
 uint64_t ecopt_ct_bytes_eq(const uint8_t *a, const uint8_t *b, size_t n);
-
-/* ecopt_ct_cmov_bytes — if bit, copy n bytes of src to dst; reads and writes every byte either way. */
-void ecopt_ct_cmov_bytes(uint8_t *dst, const uint8_t *src, size_t n, uint64_t bit);
 
 /* ecopt_ct_declassify — mark n bytes at p as public. A no-op for the program; under valgrind memcheck (the
  * constant-time tests mark secrets undefined) it tells memcheck that these bytes are meant to be branched on:
