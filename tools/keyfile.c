@@ -78,6 +78,20 @@ static int wrong_type(const char *path, cli_key_type got, cli_key_type want)
     return cli_fail(CLI_USAGE, path, "an %s key; this command needs %s", cli_key_name(got), want_text(want));
 }
 
+/* key->type from the algorithm OID; a failure (unknown algorithm, or not the wanted type when want != 0) is
+ * reported for path and returned as CLI_USAGE. */
+static int set_key_type(const char *path, const ASN1_OBJECT *oid, cli_key_type want, cli_key *key)
+{
+    char algname[80];
+    key->type = type_of_oid(oid, algname, sizeof algname);
+    if (key->type == 0)
+        return cli_fail(CLI_USAGE, path, "unsupported key algorithm %s; this command needs %s", algname,
+                        want_text(want));
+    if (want != 0 && key->type != want)
+        return wrong_type(path, key->type, want);
+    return 0;
+}
+
 /* Peek at the version INTEGER that opens a PKCS#8 structure: SEQUENCE { INTEGER version, ... }.
  * Returns 0 with *version set, -1 when the DER does not start that way. */
 static int pkcs8_version(const unsigned char *der, long len, long *version)
@@ -123,7 +137,6 @@ static int load_pkcs8(const char *path, const unsigned char *der, long len, cli_
     PKCS8_PRIV_KEY_INFO *p8 = NULL;
     const ASN1_OBJECT *oid = NULL;
     EVP_PKEY *pk = NULL;
-    char algname[80];
     size_t n = 0;
     long version;
     int rc = CLI_USAGE;
@@ -150,16 +163,8 @@ static int load_pkcs8(const char *path, const unsigned char *der, long len, cli_
         cli_fail(CLI_USAGE, path, "malformed PKCS#8 private key: no algorithm");
         goto out;
     }
-    key->type = type_of_oid(oid, algname, sizeof algname);
-    if (key->type == 0) {
-        cli_fail(CLI_USAGE, path, "unsupported key algorithm %s; this command needs %s", algname,
-                 want_text(want));
+    if (set_key_type(path, oid, want, key) != 0)
         goto out;
-    }
-    if (want != 0 && key->type != want) {
-        wrong_type(path, key->type, want);
-        goto out;
-    }
     pk = EVP_PKCS82PKEY(p8);
     if (pk == NULL) {
         cli_fail(CLI_USAGE, path, "malformed %s private key: %s", cli_key_name(key->type), ossl_reason());
@@ -210,7 +215,6 @@ static int load_spki(const char *path, const unsigned char *der, long len, cli_k
     X509_PUBKEY *xpk = NULL;
     ASN1_OBJECT *oid = NULL;
     EVP_PKEY *pk;
-    char algname[80];
     size_t n = 0;
     int rc = CLI_USAGE;
 
@@ -231,16 +235,8 @@ static int load_spki(const char *path, const unsigned char *der, long len, cli_k
         cli_fail(CLI_USAGE, path, "malformed public key: no algorithm");
         goto out;
     }
-    key->type = type_of_oid(oid, algname, sizeof algname);
-    if (key->type == 0) {
-        cli_fail(CLI_USAGE, path, "unsupported key algorithm %s; this command needs %s", algname,
-                 want_text(want));
+    if (set_key_type(path, oid, want, key) != 0)
         goto out;
-    }
-    if (want != 0 && key->type != want) {
-        wrong_type(path, key->type, want);
-        goto out;
-    }
     if (need_private) {
         cli_fail(CLI_USAGE, path, "a public key; this command needs an %s private key", cli_key_name(key->type));
         goto out;
