@@ -256,8 +256,14 @@ int cli_write_file(const char *user_path, const uint8_t *data, size_t len, int s
                 return cli_fail(CLI_ENV, user_path, "cannot resolve the symbolic link: %s", strerror(errno));
             path = target_buf;
         }
-    } else if (errno == ENOENT && lstat(user_path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-        return cli_fail(CLI_ENV, user_path, "cannot write: a symbolic link to a missing file");
+    } else {
+        /* A link that does not resolve (missing target, or a loop) is left alone, never replaced. */
+        int err = errno;
+        if (lstat(user_path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+            if (err == ENOENT)
+                return cli_fail(CLI_ENV, user_path, "cannot write: a symbolic link to a missing file");
+            return cli_fail(CLI_ENV, user_path, "cannot resolve the symbolic link: %s", strerror(err));
+        }
     }
 
     /* "<dir>/.<name>.XXXXXX" next to the target, so that rename() stays within one file system. */

@@ -306,6 +306,11 @@ t_output_through_symlink() {
     expect 3 "^ecopt sign: dangling: cannot write: a symbolic link to a missing file$" \
         "$ECOPT" sign -k k.pem -i msg -o dangling
     [ ! -e d/nosuch ] || fail "the dangling link's target was created"
+    # A link loop is an error too, and stays a link.
+    ln -s loop loop
+    expect 3 "^ecopt sign: loop: cannot resolve the symbolic link: Too many levels of symbolic links$" \
+        "$ECOPT" sign -k k.pem -i msg -o loop
+    [ -L loop ] || fail "the looping link was replaced"
     no_leftovers
     [ -z "$(find d -name '.*.??????')" ] || fail "temporary files left behind in d"
 }
