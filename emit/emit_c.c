@@ -1,0 +1,1 @@
+#include "emit/emit_c.h"
