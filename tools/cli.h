@@ -97,4 +97,24 @@ int cli_key_write_public(const char *path, const cli_key *key);
 /* cli_key_wipe — zero the whole structure. */
 void cli_key_wipe(cli_key *key);
 
+/* ---- options ----------------------------------------------------------------------------------------------- */
+
+typedef struct cli_opt {
+    const char *shortname; /* "-k", or NULL */
+    const char *longname;  /* "--key" */
+    int has_arg;
+    const char *value;     /* the argument, when given */
+    int given;
+} cli_opt;
+
+#define CLI_PARSE_HELP (-1)
+
+/* cli_parse_opts — parse args against opts; positional arguments go to pos (at most maxpos). Returns CLI_OK,
+ * CLI_PARSE_HELP when -h/--help was given, or CLI_USAGE after printing why. Accepts "--long=value" and "--". */
+int cli_parse_opts(int argc, char **argv, cli_opt *opts, size_t nopts, const char **pos, size_t maxpos,
+                   size_t *npos);
+
+/* cli_need — CLI_OK when o was given, else CLI_USAGE after "missing: <what>". */
+int cli_need(const cli_opt *o, const char *what);
+
 #endif /* ECOPT_TOOLS_CLI_H */

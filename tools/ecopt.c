@@ -142,85 +142,10 @@ static const char version_help[] =
     "Print the libecopt version, the field backend in use and the backends compiled in.\n"
     "ECOPT_BACKEND=NAME selects a backend; an unknown or unavailable name is an error (exit 2).\n";
 
-/* ---- options ----------------------------------------------------------------------------------------------- */
-
-typedef struct opt {
-    const char *shortname; /* "-k", or NULL */
-    const char *longname;  /* "--key" */
-    int has_arg;
-    const char *value;     /* the argument, when given */
-    int given;
-} opt;
-
-#define PARSE_HELP (-1)
-
-/* Parse args against opts; positional arguments go to pos (at most maxpos). Returns CLI_OK, PARSE_HELP when
- * -h/--help was given, or CLI_USAGE after printing why. Accepts "--long=value" and "--" (end of options). */
-static int parse_opts(int argc, char **argv, opt *opts, size_t nopts, const char **pos, size_t maxpos,
-                      size_t *npos)
-{
-    int i, only_pos = 0;
-    *npos = 0;
-    for (i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *eq = NULL;
-        size_t j, namelen;
-        opt *o = NULL;
-
-        if (only_pos || a[0] != '-' || strcmp(a, "-") == 0) {
-            if (*npos == maxpos)
-                return cli_fail(CLI_USAGE, a, "unexpected argument (see 'ecopt %s --help')", cli_cmd);
-            pos[(*npos)++] = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_pos = 1;
-            continue;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-            return PARSE_HELP;
-        if (a[1] == '-') {
-            eq = strchr(a, '=');
-        }
-        namelen = eq ? (size_t)(eq - a) : strlen(a);
-        for (j = 0; j < nopts; j++) {
-            const char *n = a[1] == '-' ? opts[j].longname : opts[j].shortname;
-            if (n != NULL && strlen(n) == namelen && strncmp(n, a, namelen) == 0) {
-                o = &opts[j];
-                break;
-            }
-        }
-        if (o == NULL)
-            return cli_fail(CLI_USAGE, a, "unknown option (see 'ecopt %s --help')", cli_cmd);
-        if (o->given)
-            return cli_fail(CLI_USAGE, o->longname, "given more than once");
-        o->given = 1;
-        if (!o->has_arg) {
-            if (eq != NULL)
-                return cli_fail(CLI_USAGE, o->longname, "takes no value");
-            continue;
-        }
-        if (eq != NULL) {
-            o->value = eq + 1;
-        } else {
-            if (i + 1 >= argc)
-                return cli_fail(CLI_USAGE, a, "needs a value");
-            o->value = argv[++i];
-        }
-    }
-    return CLI_OK;
-}
-
-static int need(const opt *o, const char *what)
-{
-    if (o->given)
-        return CLI_OK;
-    return cli_fail(CLI_USAGE, o->shortname ? o->shortname : o->longname, "missing: %s (see 'ecopt %s --help')",
-                    what, cli_cmd);
-}
+/* ---- options: cli_opt, cli_parse_opts, cli_need (tools/opts.c) ---------------------------------------- */
 
 /* Standard input can feed one input only. */
-static int one_stdin(const opt *a, const opt *b, const opt *c)
+static int one_stdin(const cli_opt *a, const cli_opt *b, const cli_opt *c)
 {
     int n = (a && a->given && strcmp(a->value, "-") == 0) + (b && b->given && strcmp(b->value, "-") == 0) +
             (c && c->given && strcmp(c->value, "-") == 0);
@@ -239,15 +164,15 @@ static int no_binary_to_tty(const char *out, int hex)
 
 /* The output must not be one of the inputs (the same file: st_dev and st_ino, through links too, and standard
  * input when an input is "-"): writing it would replace a key or a message the user still needs. */
-static int out_not_input(const char *out, const opt *a, const opt *b, const opt *c)
+static int out_not_input(const char *out, const cli_opt *a, const cli_opt *b, const cli_opt *c)
 {
-    const opt *ins[3] = { a, b, c };
+    const cli_opt *ins[3] = { a, b, c };
     struct stat so, si;
     size_t i;
     if (strcmp(out, "-") == 0 || stat(out, &so) != 0 || !S_ISREG(so.st_mode))
         return CLI_OK;
     for (i = 0; i < 3; i++) {
-        const opt *o = ins[i];
+        const cli_opt *o = ins[i];
         int r;
         if (o == NULL || !o->given)
             continue;
@@ -340,7 +265,7 @@ static const char *variant_name(const variant *v)
     return v->prehash ? "Ed25519ph" : v->has_ctx ? "Ed25519ctx" : "Ed25519";
 }
 
-static int get_variant(const opt *ctx, const opt *ctxhex, const opt *prehash, variant *v)
+static int get_variant(const cli_opt *ctx, const cli_opt *ctxhex, const cli_opt *prehash, variant *v)
 {
     memset(v, 0, sizeof *v);
     v->prehash = prehash->given;
@@ -380,14 +305,14 @@ static int get_variant(const opt *ctx, const opt *ctxhex, const opt *prehash, va
 
 static int cmd_keygen(int argc, char **argv)
 {
-    opt opts[] = { { "-o", "--out", 1, NULL, 0 } };
+    cli_opt opts[] = { { "-o", "--out", 1, NULL, 0 } };
     const char *pos[1];
     size_t npos;
     cli_key key;
     int rc;
 
-    rc = parse_opts(argc, argv, opts, 1, pos, 1, &npos);
-    if (rc == PARSE_HELP)
+    rc = cli_parse_opts(argc, argv, opts, 1, pos, 1, &npos);
+    if (rc == CLI_PARSE_HELP)
         return fputs(keygen_help, stdout), CLI_OK;
     if (rc != CLI_OK)
         return rc;
@@ -400,7 +325,7 @@ static int cmd_keygen(int argc, char **argv)
         key.type = CLI_KEY_X25519;
     else
         return cli_fail(CLI_USAGE, pos[0], "unknown key type; use ed25519 or x25519");
-    if ((rc = need(&opts[0], "the output file")) != CLI_OK)
+    if ((rc = cli_need(&opts[0], "the output file")) != CLI_OK)
         return rc;
     if ((rc = backend_init()) != CLI_OK)
         return rc;
@@ -423,17 +348,17 @@ static int cmd_keygen(int argc, char **argv)
 
 static int cmd_pubkey(int argc, char **argv)
 {
-    opt opts[] = { { "-i", "--in", 1, NULL, 0 }, { "-o", "--out", 1, NULL, 0 } };
+    cli_opt opts[] = { { "-i", "--in", 1, NULL, 0 }, { "-o", "--out", 1, NULL, 0 } };
     size_t npos;
     cli_key key;
     int rc;
 
-    rc = parse_opts(argc, argv, opts, 2, NULL, 0, &npos);
-    if (rc == PARSE_HELP)
+    rc = cli_parse_opts(argc, argv, opts, 2, NULL, 0, &npos);
+    if (rc == CLI_PARSE_HELP)
         return fputs(pubkey_help, stdout), CLI_OK;
     if (rc != CLI_OK)
         return rc;
-    if ((rc = need(&opts[0], "the private key file")) != CLI_OK ||
+    if ((rc = cli_need(&opts[0], "the private key file")) != CLI_OK ||
         (opts[1].given && (rc = out_not_input(opts[1].value, &opts[0], NULL, NULL)) != CLI_OK))
         return rc;
     if ((rc = backend_init()) != CLI_OK)
@@ -449,11 +374,11 @@ static int cmd_pubkey(int argc, char **argv)
 
 static int cmd_sign(int argc, char **argv)
 {
-    opt opts[] = { { "-k", "--key", 1, NULL, 0 },         { "-i", "--in", 1, NULL, 0 },
+    cli_opt opts[] = { { "-k", "--key", 1, NULL, 0 },         { "-i", "--in", 1, NULL, 0 },
                    { "-o", "--out", 1, NULL, 0 },         { NULL, "--context", 1, NULL, 0 },
                    { NULL, "--context-hex", 1, NULL, 0 }, { NULL, "--prehash", 0, NULL, 0 },
                    { NULL, "--hex", 0, NULL, 0 } };
-    opt *o_key = &opts[0], *o_in = &opts[1], *o_out = &opts[2], *o_hex = &opts[6];
+    cli_opt *o_key = &opts[0], *o_in = &opts[1], *o_out = &opts[2], *o_hex = &opts[6];
     size_t npos, msglen = 0;
     uint8_t *msg = NULL;
     uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES];
@@ -463,13 +388,13 @@ static int cmd_sign(int argc, char **argv)
     cli_key key;
     int rc;
 
-    rc = parse_opts(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos);
-    if (rc == PARSE_HELP)
+    rc = cli_parse_opts(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos);
+    if (rc == CLI_PARSE_HELP)
         return fputs(sign_help, stdout), CLI_OK;
     if (rc != CLI_OK)
         return rc;
-    if ((rc = need(o_key, "the private key file")) != CLI_OK || (rc = need(o_in, "the file to sign")) != CLI_OK ||
-        (rc = need(o_out, "the signature file")) != CLI_OK)
+    if ((rc = cli_need(o_key, "the private key file")) != CLI_OK || (rc = cli_need(o_in, "the file to sign")) != CLI_OK ||
+        (rc = cli_need(o_out, "the signature file")) != CLI_OK)
         return rc;
     if ((rc = get_variant(&opts[3], &opts[4], &opts[5], &v)) != CLI_OK ||
         (rc = one_stdin(o_key, o_in, NULL)) != CLI_OK || (rc = no_binary_to_tty(o_out->value, o_hex->given)) != CLI_OK ||
@@ -554,11 +479,11 @@ static int read_signature(const char *path, int hex, uint8_t sig[ECOPT_ED25519_S
 
 static int cmd_verify(int argc, char **argv)
 {
-    opt opts[] = { { "-p", "--pub", 1, NULL, 0 },         { "-i", "--in", 1, NULL, 0 },
+    cli_opt opts[] = { { "-p", "--pub", 1, NULL, 0 },         { "-i", "--in", 1, NULL, 0 },
                    { "-s", "--sig", 1, NULL, 0 },         { NULL, "--context", 1, NULL, 0 },
                    { NULL, "--context-hex", 1, NULL, 0 }, { NULL, "--prehash", 0, NULL, 0 },
                    { NULL, "--hex", 0, NULL, 0 },         { NULL, "--zip215", 0, NULL, 0 } };
-    opt *o_pub = &opts[0], *o_in = &opts[1], *o_sig = &opts[2], *o_hex = &opts[6], *o_zip215 = &opts[7];
+    cli_opt *o_pub = &opts[0], *o_in = &opts[1], *o_sig = &opts[2], *o_hex = &opts[6], *o_zip215 = &opts[7];
     size_t npos, msglen = 0;
     uint8_t *msg = NULL;
     uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES];
@@ -567,13 +492,13 @@ static int cmd_verify(int argc, char **argv)
     cli_key key;
     int rc;
 
-    rc = parse_opts(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos);
-    if (rc == PARSE_HELP)
+    rc = cli_parse_opts(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos);
+    if (rc == CLI_PARSE_HELP)
         return fputs(verify_help, stdout), CLI_OK;
     if (rc != CLI_OK)
         return rc;
-    if ((rc = need(o_pub, "the public key file")) != CLI_OK || (rc = need(o_in, "the signed file")) != CLI_OK ||
-        (rc = need(o_sig, "the signature file")) != CLI_OK)
+    if ((rc = cli_need(o_pub, "the public key file")) != CLI_OK || (rc = cli_need(o_in, "the signed file")) != CLI_OK ||
+        (rc = cli_need(o_sig, "the signature file")) != CLI_OK)
         return rc;
     if ((rc = get_variant(&opts[3], &opts[4], &opts[5], &v)) != CLI_OK ||
         (rc = one_stdin(o_pub, o_in, o_sig)) != CLI_OK)
@@ -637,11 +562,11 @@ out:
 
 static int cmd_x25519(int argc, char **argv)
 {
-    opt opts[] = { { "-k", "--key", 1, NULL, 0 },
+    cli_opt opts[] = { { "-k", "--key", 1, NULL, 0 },
                    { "-p", "--peer", 1, NULL, 0 },
                    { "-o", "--out", 1, NULL, 0 },
                    { NULL, "--hex", 0, NULL, 0 } };
-    opt *o_key = &opts[0], *o_peer = &opts[1], *o_out = &opts[2], *o_hex = &opts[3];
+    cli_opt *o_key = &opts[0], *o_peer = &opts[1], *o_out = &opts[2], *o_hex = &opts[3];
     const char *out;
     uint8_t secret[ECOPT_X25519_BYTES];
     char hex[2 * ECOPT_X25519_BYTES + 2];
@@ -649,12 +574,12 @@ static int cmd_x25519(int argc, char **argv)
     size_t npos;
     int rc;
 
-    rc = parse_opts(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos);
-    if (rc == PARSE_HELP)
+    rc = cli_parse_opts(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos);
+    if (rc == CLI_PARSE_HELP)
         return fputs(x25519_help, stdout), CLI_OK;
     if (rc != CLI_OK)
         return rc;
-    if ((rc = need(o_key, "your private key file")) != CLI_OK || (rc = need(o_peer, "the peer's public key file")) != CLI_OK)
+    if ((rc = cli_need(o_key, "your private key file")) != CLI_OK || (rc = cli_need(o_peer, "the peer's public key file")) != CLI_OK)
         return rc;
     out = o_out->given ? o_out->value : "-";
     if ((rc = one_stdin(o_key, o_peer, NULL)) != CLI_OK || (rc = no_binary_to_tty(out, o_hex->given)) != CLI_OK ||
@@ -700,8 +625,8 @@ static int cmd_version(int argc, char **argv)
 {
     size_t npos;
     const char *name;
-    int rc = parse_opts(argc, argv, NULL, 0, NULL, 0, &npos);
-    if (rc == PARSE_HELP)
+    int rc = cli_parse_opts(argc, argv, NULL, 0, NULL, 0, &npos);
+    if (rc == CLI_PARSE_HELP)
         return fputs(version_help, stdout), CLI_OK;
     if (rc != CLI_OK)
         return rc;
