@@ -117,4 +117,8 @@ int cli_parse_opts(int argc, char **argv, cli_opt *opts, size_t nopts, const cha
 /* cli_need — CLI_OK when o was given, else CLI_USAGE after "missing: <what>". */
 int cli_need(const cli_opt *o, const char *what);
 
+/* cli_out_not_input — CLI_USAGE (with a message) when the output file out is the same file as one of the given
+ * inputs a, b, c (NULL or not given: skipped; "-" is standard input); CLI_OK otherwise. */
+int cli_out_not_input(const char *out, const cli_opt *a, const cli_opt *b, const cli_opt *c);
+
 #endif /* ECOPT_TOOLS_CLI_H */

@@ -162,29 +162,6 @@ static int no_binary_to_tty(const char *out, int hex)
     return CLI_OK;
 }
 
-/* The output must not be one of the inputs (the same file: st_dev and st_ino, through links too, and standard
- * input when an input is "-"): writing it would replace a key or a message the user still needs. */
-static int out_not_input(const char *out, const cli_opt *a, const cli_opt *b, const cli_opt *c)
-{
-    const cli_opt *ins[3] = { a, b, c };
-    struct stat so, si;
-    size_t i;
-    if (strcmp(out, "-") == 0 || stat(out, &so) != 0 || !S_ISREG(so.st_mode))
-        return CLI_OK;
-    for (i = 0; i < 3; i++) {
-        const cli_opt *o = ins[i];
-        int r;
-        if (o == NULL || !o->given)
-            continue;
-        r = strcmp(o->value, "-") == 0 ? fstat(STDIN_FILENO, &si) : stat(o->value, &si);
-        if (r == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-            return cli_fail(CLI_USAGE, out, "is also an input (%s %s); write the output to another file",
-                            o->shortname ? o->shortname : o->longname,
-                            strcmp(o->value, "-") == 0 ? "standard input" : o->value);
-    }
-    return CLI_OK;
-}
-
 /* ---- library results --------------------------------------------------------------------------------------- */
 
 /* Choose the field backend (ECOPT_BACKEND) before any work, so a bad name fails first and clearly. */
@@ -359,7 +336,7 @@ static int cmd_pubkey(int argc, char **argv)
     if (rc != CLI_OK)
         return rc;
     if ((rc = cli_need(&opts[0], "the private key file")) != CLI_OK ||
-        (opts[1].given && (rc = out_not_input(opts[1].value, &opts[0], NULL, NULL)) != CLI_OK))
+        (opts[1].given && (rc = cli_out_not_input(opts[1].value, &opts[0], NULL, NULL)) != CLI_OK))
         return rc;
     if ((rc = backend_init()) != CLI_OK)
         return rc;
@@ -398,7 +375,7 @@ static int cmd_sign(int argc, char **argv)
         return rc;
     if ((rc = get_variant(&opts[3], &opts[4], &opts[5], &v)) != CLI_OK ||
         (rc = one_stdin(o_key, o_in, NULL)) != CLI_OK || (rc = no_binary_to_tty(o_out->value, o_hex->given)) != CLI_OK ||
-        (rc = out_not_input(o_out->value, o_key, o_in, NULL)) != CLI_OK)
+        (rc = cli_out_not_input(o_out->value, o_key, o_in, NULL)) != CLI_OK)
         return rc;
     if ((rc = backend_init()) != CLI_OK)
         return rc;
@@ -583,7 +560,7 @@ static int cmd_x25519(int argc, char **argv)
         return rc;
     out = o_out->given ? o_out->value : "-";
     if ((rc = one_stdin(o_key, o_peer, NULL)) != CLI_OK || (rc = no_binary_to_tty(out, o_hex->given)) != CLI_OK ||
-        (rc = out_not_input(out, o_key, o_peer, NULL)) != CLI_OK)
+        (rc = cli_out_not_input(out, o_key, o_peer, NULL)) != CLI_OK)
         return rc;
     if ((rc = backend_init()) != CLI_OK)
         return rc;

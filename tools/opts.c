@@ -1,6 +1,10 @@
 /* opts.c — command-line options shared by the ecopt subcommands (declared in cli.h). */
+#define _XOPEN_SOURCE 700
+
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -67,5 +71,29 @@ int cli_need(const cli_opt *o, const char *what)
         return CLI_OK;
     return cli_fail(CLI_USAGE, o->shortname ? o->shortname : o->longname, "missing: %s (see 'ecopt %s --help')",
                     what, cli_cmd);
+}
+
+
+/* The output must not be one of the inputs (the same file: st_dev and st_ino, through links too, and standard
+ * input when an input is "-"): writing it would replace a key or a message the user still needs. */
+int cli_out_not_input(const char *out, const cli_opt *a, const cli_opt *b, const cli_opt *c)
+{
+    const cli_opt *ins[3] = { a, b, c };
+    struct stat so, si;
+    size_t i;
+    if (strcmp(out, "-") == 0 || stat(out, &so) != 0 || !S_ISREG(so.st_mode))
+        return CLI_OK;
+    for (i = 0; i < 3; i++) {
+        const cli_opt *o = ins[i];
+        int r;
+        if (o == NULL || !o->given)
+            continue;
+        r = strcmp(o->value, "-") == 0 ? fstat(STDIN_FILENO, &si) : stat(o->value, &si);
+        if (r == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+            return cli_fail(CLI_USAGE, out, "is also an input (%s %s); write the output to another file",
+                            o->shortname ? o->shortname : o->longname,
+                            strcmp(o->value, "-") == 0 ? "standard input" : o->value);
+    }
+    return CLI_OK;
 }
 
