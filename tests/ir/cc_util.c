@@ -272,6 +272,25 @@ static int is_branch(const char *m)
     return m[0] == 'j' || !strncmp(m, "loop", 4);
 }
 
+/* a `jmp` to the start of a function: "jmp    2ad0 <lw_modadd_lowered>" (no "+0x" in the target) */
+static int is_tail_call(const char *insn, const char *func)
+{
+    const char *lt = strrchr(insn, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+    if (!lt || !gt || gt[1] || memchr(lt, '+', (size_t)(gt - lt)))
+        return 0;
+    return strncmp(lt + 1, func, (size_t)(gt - lt - 1)) || strlen(func) != (size_t)(gt - lt - 1);
+}
+
+static void report_line(char *report, size_t report_len, size_t *used, const char *func, unsigned long long off,
+                        const char *insn)
+{
+    if (!report || *used + 1 >= report_len)
+        return;
+    int k = snprintf(report + *used, report_len - *used, "%s+0x%llx: %s\n", func, off, insn);
+    if (k > 0)
+        *used = *used + (size_t)k < report_len ? *used + (size_t)k : report_len - 1;
+}
+
 int cc_find_conditional_jumps(const char *objpath, char *report, size_t report_len)
 {
     char dis[1100];
@@ -281,7 +300,8 @@ int cc_find_conditional_jumps(const char *objpath, char *report, size_t report_l
         set_err(report, report_len, "path too long: %s", objpath);
         return -1;
     }
-    char *argv[] = { (char *)"objdump", (char *)"-d", (char *)"--no-show-raw-insn", (char *)objpath, NULL };
+    char *argv[] = { (char *)"objdump", (char *)"-d", (char *)"-r", (char *)"--no-show-raw-insn", (char *)objpath,
+                     NULL };
     int st = run(argv, dis);
     if (st != 0) {
         char msg[1024];
@@ -299,24 +319,34 @@ int cc_find_conditional_jumps(const char *objpath, char *report, size_t report_l
     unsigned long long fstart = 0;
     int found = 0, ninsn = 0;
     size_t used = 0;
+    /* a jmp whose target is only known from its relocation (the next line) is a tail call to another symbol */
+    char pending[1024] = "";
+    unsigned long long pending_off = 0;
     while (fgets(line, sizeof line, fp)) {
         line[strcspn(line, "\n")] = 0;
+        if (pending[0]) {
+            if (!strstr(line, "R_X86_64_")) {
+                report_line(report, report_len, &used, func, pending_off, pending);
+                found++;
+            }
+            pending[0] = 0;
+        }
         unsigned long long addr;
         char name[256];
         /* "0000000000000000 <fname>:" starts a function */
-        if (sscanf(line, "%llx <%255[^>]>:", &addr, name) == 2 && line[0] != ' ') {
+        if (line[0] != ' ' && sscanf(line, "%llx <%255[^>]>:", &addr, name) == 2) {
             snprintf(func, sizeof func, "%s", name);
             fstart = addr;
             continue;
         }
-        /* "   1f:\tjne    40 <f+0x40>" is an instruction */
+        /* "   1f:\tjne    40 <f+0x40>" is an instruction; "\t\t\t1f: R_X86_64_PLT32\tg-0x4" a relocation */
         char *colon = strchr(line, ':');
         if (!colon || line[0] != ' ' || sscanf(line, " %llx:", &addr) != 1)
             continue;
         char *p = colon + 1;
         while (*p == ' ' || *p == '\t')
             p++;
-        if (!*p || *p == '(')
+        if (!*p || *p == '(' || !strncmp(p, "R_X86_64_", 9))
             continue;
         ninsn++;
         char copy[1024], *save = NULL, *w;
@@ -325,11 +355,19 @@ int cc_find_conditional_jumps(const char *objpath, char *report, size_t report_l
             ;
         if (!w || !is_branch(w))
             continue;
-        found++;
-        if (report && used + 1 < report_len) {
-            int k = snprintf(report + used, report_len - used, "%s+0x%llx: %s\n", func, addr - fstart, p);
-            used = k < 0 ? used : (used + (size_t)k < report_len ? used + (size_t)k : report_len - 1);
+        if (!strncmp(w, "jmp", 3) && !strchr(p, '*')) {
+            if (is_tail_call(p, func))
+                continue;
+            snprintf(pending, sizeof pending, "%s", p);
+            pending_off = addr - fstart;
+            continue;
         }
+        found++;
+        report_line(report, report_len, &used, func, addr - fstart, p);
+    }
+    if (pending[0]) {
+        report_line(report, report_len, &used, func, pending_off, pending);
+        found++;
     }
     fclose(fp);
     if (ninsn == 0) {

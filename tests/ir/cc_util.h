@@ -44,11 +44,13 @@ cc_fn cc_dlsym(void *handle, const char *name, char *err, size_t errlen);
  * (the fiat signature: outputs then inputs), 1 <= n <= 8. 0, or -1 when n is out of range. */
 int cc_call_arrays(cc_fn fn, unsigned n, void *const *a);
 
-/* cc_find_conditional_jumps — disassemble the .text of objpath (`objdump -d`) and list every branch that is not a
- * call or a return: conditional jumps (j<cc>, jrcxz/jecxz/jcxz, loop/loope/loopne) and also unconditional `jmp`,
- * which straight-line field code never needs (a jmp would mean the compiler made a branchy CFG and joined it).
- * Returns how many were found, with one line per branch in report ("<function>+0x<offset>: <instruction>"),
- * or -1 with report saying why objdump could not run. */
+/* cc_find_conditional_jumps — disassemble objpath (`objdump -d -r`) and list every branch that is not a call or a
+ * return: conditional jumps (j<cc>, jrcxz/jecxz/jcxz, loop/loope/loopne), indirect jumps, and unconditional `jmp`
+ * within a function, which straight-line field code never needs (it would mean the compiler built a branchy CFG
+ * and joined it). Not listed: a `jmp` to the start of another function (its target is `<name>` with no offset, or
+ * a relocation): a tail call, as when gcc's identical code folding makes one of two identical functions jump to
+ * the other; where it goes does not depend on any data. Returns how many were found, with one line per branch in
+ * report ("<function>+0x<offset>: <instruction>"), or -1 with report saying why objdump could not run. */
 int cc_find_conditional_jumps(const char *objpath, char *report, size_t report_len);
 
 #endif

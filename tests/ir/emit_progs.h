@@ -1,0 +1,48 @@
+/* emit_progs.h — hand-built IR programs for the lowering and C emitter tests (tests/ir/test_lower.c,
+ * tests/ir/test_emit.c): one program per group of lowering rules, programs that wrap on purpose, two field
+ * operations written from their published algorithms (checked against GMP), and the inputs to run them on. */
+#ifndef ECOPT_TESTS_IR_EMIT_PROGS_H
+#define ECOPT_TESTS_IR_EMIT_PROGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+
+#define EP_MAXARR 8
+#define EP_MAXLIMB 64
+
+typedef struct {
+    const char *name;
+    ir_func *(*build)(void);
+    bool bounds_ok;         /* the program passes ir_bounds (false: it wraps on purpose) */
+    bool lowerable;         /* ir_lower accepts it */
+    const char *expect_ops; /* operations the lowered form must contain, space-separated ("mulx addcarryx") */
+} ep_prog;
+
+extern const ep_prog ep_progs[];
+extern const unsigned ep_nprogs;
+
+/* ep_find — the program called name, or NULL. */
+const ep_prog *ep_find(const char *name);
+
+/* ---- random numbers (splitmix64; Steele, Lea, Flood, "Fast splittable pseudorandom number generators",
+ * OOPSLA 2014) ------------------------------------------------------------------------------------------------- */
+uint64_t ep_rand(uint64_t *state);
+
+/* ep_inputs — input limbs for every input array of f into in[arr][limb], each within its declared bounds:
+ * mode < 0 random with varying bit density (uniform, sparse, dense, at lo, at hi), mode >= 0 the edge vector number
+ * mode (every limb at its lo, at its hi, 0/1/2^64-1 clipped to the bounds, and mixtures). */
+void ep_inputs(const ir_func *f, int mode, uint64_t *state, uint64_t in[EP_MAXARR][EP_MAXLIMB]);
+#define EP_NEDGE 12
+
+/* ep_eval — ir_eval over the fixed-size buffers. 0 or -1. */
+int ep_eval(const ir_func *f, uint64_t in[EP_MAXARR][EP_MAXLIMB], uint64_t out[EP_MAXARR][EP_MAXLIMB]);
+
+/* ep_has_op — f has a node with operation op. */
+bool ep_has_op(const ir_func *f, ir_op op);
+
+/* ep_hex_limbs — print "label: 0x.., 0x.." for n limbs to stderr. */
+void ep_print_limbs(const char *label, const uint64_t *x, unsigned n);
+
+#endif
