@@ -1,1 +1,428 @@
+/* gen.c — the generators' front: method and op names, the prime expression parser, default names, gen_build
+ * (spec checks, dispatch to gen_solinas.c and gen_montgomery.c, the metadata every generated function carries). */
 #include "gen/gen.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <gmp.h>
+
+#include "gen/gen_internal.h"
+
+static const char *const method_names[GEN_NMETHODS] = {
+    [GEN_SOLINAS_UNSATURATED] = "solinas-unsaturated",
+    [GEN_SOLINAS_SATURATED] = "solinas-saturated",
+    [GEN_MONTGOMERY] = "montgomery",
+};
+
+int gen_method_parse(const char *s, gen_method *out)
+{
+    for (int m = 0; s && m < GEN_NMETHODS; m++)
+        if (!strcmp(s, method_names[m])) {
+            *out = (gen_method)m;
+            return 0;
+        }
+    return -1;
+}
+
+const char *gen_method_name(gen_method m)
+{
+    return (unsigned)m < GEN_NMETHODS ? method_names[m] : "?";
+}
+
+int gen_op_parse(const char *s, ir_kind *out)
+{
+    static const struct {
+        const char *name;
+        ir_kind kind;
+    } ops[] = {
+        { "mul", IR_KIND_MUL },       { "carry_mul", IR_KIND_MUL },      { "carry-mul", IR_KIND_MUL },
+        { "square", IR_KIND_SQUARE }, { "carry_square", IR_KIND_SQUARE }, { "carry-square", IR_KIND_SQUARE },
+        { "carry", IR_KIND_CARRY },   { "add", IR_KIND_ADD },            { "sub", IR_KIND_SUB },
+        { "opp", IR_KIND_OPP },       { "to-montgomery", IR_KIND_TO_MONT }, { "to_montgomery", IR_KIND_TO_MONT },
+        { "from-montgomery", IR_KIND_FROM_MONT }, { "from_montgomery", IR_KIND_FROM_MONT },
+    };
+    for (size_t i = 0; s && i < sizeof ops / sizeof ops[0]; i++)
+        if (!strcmp(s, ops[i].name)) {
+            *out = ops[i].kind;
+            return 0;
+        }
+    return -1;
+}
+
+/* ---- prime expressions ---------------------------------------------------------------------------------------
+ * Grammar (recursive descent):  expr := term (('+' | '-') term)*     term := power ('*' power)*
+ *                               power := atom ('^' power)?  (right-associative, binds tighter than '*')
+ *                               atom := decimal | 0x hex | '(' expr ')'          spaces anywhere between tokens */
+
+#define EXPR_MAX_BITS 8192 /* no intermediate value may exceed this (a prime of the methods has at most 1024) */
+
+typedef struct {
+    const char *s;
+    size_t i;
+    char *err;
+    size_t errlen;
+    bool failed;
+    unsigned depth; /* parentheses and ^ nesting, bounded so that no input can exhaust the stack */
+} parser;
+
+#define EXPR_MAX_DEPTH 200
+
+static void perr(parser *ps, size_t col, const char *msg)
+{
+    if (!ps->failed)
+        snprintf(ps->err, ps->errlen, "malformed expression at column %zu: %s", col + 1, msg);
+    ps->failed = true;
+}
+
+static void skip(parser *ps)
+{
+    while (ps->s[ps->i] == ' ' || ps->s[ps->i] == '\t')
+        ps->i++;
+}
+
+static void p_expr(parser *ps, mpz_t r);
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static void too_big(parser *ps, size_t col, const mpz_t r)
+{
+    if (!ps->failed && mpz_sizeinbase(r, 2) > EXPR_MAX_BITS)
+        perr(ps, col, "the value exceeds 8192 bits");
+}
+
+static void p_atom(parser *ps, mpz_t r)
+{
+    skip(ps);
+    size_t col = ps->i;
+    char c = ps->s[ps->i];
+    if (c == '(') {
+        if (++ps->depth > EXPR_MAX_DEPTH) {
+            perr(ps, col, "nested deeper than 200");
+            return;
+        }
+        ps->i++;
+        p_expr(ps, r);
+        ps->depth--;
+        if (ps->failed)
+            return;
+        skip(ps);
+        if (ps->s[ps->i] != ')') {
+            perr(ps, ps->i, ps->s[ps->i] ? "expected ')'" : "missing ')' at the end");
+            return;
+        }
+        ps->i++;
+        return;
+    }
+    if (c < '0' || c > '9') {
+        perr(ps, col, c ? "expected a number or '('" : "expected a number or '(' at the end");
+        return;
+    }
+    mpz_set_ui(r, 0);
+    if (c == '0' && (ps->s[ps->i + 1] == 'x' || ps->s[ps->i + 1] == 'X')) {
+        ps->i += 2;
+        if (hexval(ps->s[ps->i]) < 0) {
+            perr(ps, ps->i, "expected hex digits after 0x");
+            return;
+        }
+        while (hexval(ps->s[ps->i]) >= 0) {
+            mpz_mul_2exp(r, r, 4);
+            mpz_add_ui(r, r, (unsigned long)hexval(ps->s[ps->i]));
+            ps->i++;
+        }
+    } else {
+        while (ps->s[ps->i] >= '0' && ps->s[ps->i] <= '9') {
+            mpz_mul_ui(r, r, 10);
+            mpz_add_ui(r, r, (unsigned long)(ps->s[ps->i] - '0'));
+            ps->i++;
+        }
+    }
+    too_big(ps, col, r);
+    if (!ps->failed && ((ps->s[ps->i] >= 'a' && ps->s[ps->i] <= 'z') || (ps->s[ps->i] >= 'A' && ps->s[ps->i] <= 'Z')
+                        || ps->s[ps->i] == '_' || ps->s[ps->i] == '.'))
+        perr(ps, ps->i, "unexpected character in a number");
+}
+
+static void p_power(parser *ps, mpz_t r)
+{
+    p_atom(ps, r);
+    if (ps->failed)
+        return;
+    skip(ps);
+    if (ps->s[ps->i] != '^')
+        return;
+    size_t col = ps->i;
+    ps->i++;
+    if (++ps->depth > EXPR_MAX_DEPTH) {
+        perr(ps, col, "nested deeper than 200");
+        return;
+    }
+    mpz_t e;
+    mpz_init(e);
+    p_power(ps, e); /* right-associative: 2^3^2 = 2^9 */
+    ps->depth--;
+    if (!ps->failed) {
+        /* |r|^e has at least e * rb bits (rb = floor(log2 |r|)): refuse those before computing anything huge; 0^e,
+         * 1^e and (-1)^e are 0, 1 or -1. */
+        size_t rb = mpz_cmpabs_ui(r, 1) <= 0 ? 0 : mpz_sizeinbase(r, 2) - 1;
+        if (mpz_sgn(e) < 0)
+            perr(ps, col, "negative exponent");
+        else if (rb > 0 && (!mpz_fits_ulong_p(e) || mpz_get_ui(e) > EXPR_MAX_BITS || rb * mpz_get_ui(e) > EXPR_MAX_BITS))
+            perr(ps, col, "the value exceeds 8192 bits");
+        else if (!mpz_fits_ulong_p(e))
+            mpz_set_si(r, mpz_sgn(r) == 0 ? 0 : (mpz_sgn(r) < 0 && mpz_odd_p(e)) ? -1 : 1); /* 0, 1 or -1 */
+        else {
+            mpz_pow_ui(r, r, mpz_get_ui(e)); /* below 2^((rb+1)e), at most 2^16384: cheap */
+            too_big(ps, col, r);
+        }
+    }
+    mpz_clear(e);
+}
+
+static void p_term(parser *ps, mpz_t r)
+{
+    p_power(ps, r);
+    mpz_t t;
+    mpz_init(t);
+    for (;;) {
+        if (ps->failed)
+            break;
+        skip(ps);
+        if (ps->s[ps->i] != '*')
+            break;
+        size_t col = ps->i;
+        ps->i++;
+        p_power(ps, t);
+        if (ps->failed)
+            break;
+        mpz_mul(r, r, t);
+        too_big(ps, col, r);
+    }
+    mpz_clear(t);
+}
+
+static void p_expr(parser *ps, mpz_t r)
+{
+    p_term(ps, r);
+    mpz_t t;
+    mpz_init(t);
+    for (;;) {
+        if (ps->failed)
+            break;
+        skip(ps);
+        char c = ps->s[ps->i];
+        if (c != '+' && c != '-')
+            break;
+        size_t col = ps->i;
+        ps->i++;
+        p_term(ps, t);
+        if (ps->failed)
+            break;
+        if (c == '+')
+            mpz_add(r, r, t);
+        else
+            mpz_sub(r, r, t);
+        too_big(ps, col, r);
+    }
+    mpz_clear(t);
+}
+
+/* Evaluate without the primality test. */
+static int eval_expr(const char *expr, mpz_t out, char *err, size_t errlen)
+{
+    parser ps = { .s = expr ? expr : "", .i = 0, .err = err, .errlen = errlen, .failed = false, .depth = 0 };
+    skip(&ps);
+    if (!ps.s[ps.i]) {
+        snprintf(err, errlen, "malformed expression at column 1: the expression is empty");
+        return -1;
+    }
+    p_expr(&ps, out);
+    if (!ps.failed) {
+        skip(&ps);
+        if (ps.s[ps.i])
+            perr(&ps, ps.i, ps.s[ps.i] == ')' ? "unmatched ')'" : "expected an operator (+ - * ^)");
+    }
+    return ps.failed ? -1 : 0;
+}
+
+int gen_prime_eval(const char *expr, void *mpz_out, char *err, size_t errlen)
+{
+    mpz_ptr p = mpz_out;
+    if (eval_expr(expr, p, err, errlen) < 0)
+        return -1;
+    /* Miller-Rabin with 50 rounds (after GMP's trial division and Baillie-PSW): a composite passes with
+     * probability below 4^-50. */
+    if (mpz_cmp_ui(p, 2) < 0 || mpz_probab_prime_p(p, 50) == 0) {
+        snprintf(err, errlen, "not a prime: %.200s", expr);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- names ---------------------------------------------------------------------------------------------------- */
+
+static const char *op_tag(gen_method m, ir_kind op)
+{
+    switch (op) {
+    case IR_KIND_MUL: return m == GEN_SOLINAS_UNSATURATED ? "carry_mul" : "mul";
+    case IR_KIND_SQUARE: return m == GEN_SOLINAS_UNSATURATED ? "carry_square" : "square";
+    case IR_KIND_CARRY: return "carry";
+    case IR_KIND_ADD: return "add";
+    case IR_KIND_SUB: return "sub";
+    case IR_KIND_OPP: return "opp";
+    case IR_KIND_TO_MONT: return "to_montgomery";
+    case IR_KIND_FROM_MONT: return "from_montgomery";
+    default: return "op";
+    }
+}
+
+void gen_default_name(const gen_spec *s, char *buf, size_t len)
+{
+    /* <method>_<prime>_<limbs>_<op>, the prime spelled with e for ^, m for -, p for +, x for *; a prime that
+     * does not fit in IR_NAME_MAX becomes h<FNV-1a 32 of the expression>. */
+    char pt[IR_NAME_MAX], meth[24];
+    size_t o = 0;
+    uint32_t h = 2166136261u;
+    const char *e = s->prime ? s->prime : "";
+    bool fits = true;
+    for (const char *c = e; *c; c++) {
+        h = (h ^ (uint8_t)*c) * 16777619u;
+        char t = 0;
+        if ((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))
+            t = *c;
+        else if (*c == '^')
+            t = 'e';
+        else if (*c == '-')
+            t = 'm';
+        else if (*c == '+')
+            t = 'p';
+        else if (*c == '*')
+            t = 'x';
+        else if (*c == '(' || *c == ')')
+            t = '_';
+        if (!t)
+            continue;
+        if (o + 1 >= sizeof pt)
+            fits = false;
+        else
+            pt[o++] = t;
+    }
+    pt[o] = 0;
+    snprintf(meth, sizeof meth, "%s", gen_method_name(s->method));
+    for (char *c = meth; *c; c++)
+        if (*c == '-')
+            *c = '_';
+    const char *ot = op_tag(s->method, s->op);
+    if (fits && strlen(meth) + strlen(pt) + strlen(ot) + 6 < IR_NAME_MAX)
+        snprintf(buf, len, "%s_%s_%u_%s", meth, pt, s->limbs, ot);
+    else
+        snprintf(buf, len, "%s_h%08x_%u_%s", meth, (unsigned)h, s->limbs, ot);
+}
+
+/* ---- gen_build ------------------------------------------------------------------------------------------------ */
+
+static bool method_has(gen_method m, ir_kind op)
+{
+    switch (m) {
+    case GEN_SOLINAS_UNSATURATED:
+        return op == IR_KIND_MUL || op == IR_KIND_SQUARE || op == IR_KIND_CARRY || op == IR_KIND_ADD
+               || op == IR_KIND_SUB || op == IR_KIND_OPP;
+    case GEN_SOLINAS_SATURATED:
+        return op == IR_KIND_MUL || op == IR_KIND_SQUARE;
+    case GEN_MONTGOMERY:
+        return op == IR_KIND_MUL || op == IR_KIND_SQUARE || op == IR_KIND_ADD || op == IR_KIND_SUB
+               || op == IR_KIND_OPP || op == IR_KIND_TO_MONT || op == IR_KIND_FROM_MONT;
+    default:
+        return false;
+    }
+}
+
+ir_func *gen_build(const gen_spec *s, char *err, size_t errlen)
+{
+    char name[IR_NAME_MAX];
+    if (!s || !s->prime) {
+        snprintf(err, errlen, "no prime given");
+        return NULL;
+    }
+    if ((unsigned)s->method >= GEN_NMETHODS) {
+        snprintf(err, errlen, "unknown method %d", (int)s->method);
+        return NULL;
+    }
+    if ((unsigned)s->op >= IR_NKINDS || s->op == IR_KIND_NONE) {
+        snprintf(err, errlen, "unknown op %d", (int)s->op);
+        return NULL;
+    }
+    if (!method_has(s->method, s->op)) {
+        snprintf(err, errlen, "unknown op for the %s method: %s (it has %s)", gen_method_name(s->method),
+                 ir_kind_name(s->op),
+                 s->method == GEN_SOLINAS_UNSATURATED ? "mul, square, carry, add, sub, opp"
+                 : s->method == GEN_SOLINAS_SATURATED ? "mul, square"
+                                                      : "mul, square, add, sub, opp, to-montgomery, from-montgomery");
+        return NULL;
+    }
+    if (s->limbs == 0 || s->limbs > GEN_MAXN) {
+        snprintf(err, errlen, "%u limbs: 1 to %d allowed", s->limbs, GEN_MAXN);
+        return NULL;
+    }
+    if (strlen(s->prime) >= sizeof ((ir_func *)0)->prime) {
+        snprintf(err, errlen, "the prime expression is longer than %zu characters",
+                 sizeof ((ir_func *)0)->prime - 1);
+        return NULL;
+    }
+    if (s->name && (strlen(s->name) >= IR_NAME_MAX || !s->name[0])) {
+        snprintf(err, errlen, "function name '%.60s': 1 to %d characters allowed", s->name, IR_NAME_MAX - 1);
+        return NULL;
+    }
+    if (s->name)
+        snprintf(name, sizeof name, "%s", s->name);
+    else
+        gen_default_name(s, name, sizeof name);
+
+    mpz_t p;
+    mpz_init(p);
+    ir_func *f = NULL;
+    uint8_t limbw[GEN_MAXN] = { 0 };
+    if (gen_prime_eval(s->prime, p, err, errlen) < 0)
+        goto out;
+    if (mpz_cmp_ui(p, 2) == 0) {
+        snprintf(err, errlen, "p = 2: the methods need an odd prime");
+        goto out;
+    }
+    switch (s->method) {
+    case GEN_SOLINAS_UNSATURATED:
+        f = gen_solinas_unsaturated(p, s->limbs, s->op, name, err, errlen, limbw);
+        break;
+    case GEN_SOLINAS_SATURATED:
+        f = gen_solinas_saturated(p, s->limbs, s->op, name, err, errlen);
+        for (unsigned i = 0; i < s->limbs; i++)
+            limbw[i] = 64;
+        break;
+    case GEN_MONTGOMERY:
+        f = gen_montgomery(p, s->limbs, s->op, name, err, errlen);
+        for (unsigned i = 0; i < s->limbs; i++)
+            limbw[i] = 64;
+        break;
+    default:
+        break;
+    }
+    if (!f)
+        goto out;
+    snprintf(f->prime, sizeof f->prime, "%s", s->prime);
+    f->repr = s->method == GEN_MONTGOMERY ? IR_REPR_MONTGOMERY : IR_REPR_RADIX;
+    f->nlimbw = (uint8_t)s->limbs;
+    memcpy(f->limbw, limbw, s->limbs);
+    f->kind = s->op;
+    f->pre_lt_p = s->method == GEN_MONTGOMERY;
+out:
+    mpz_clear(p);
+    return f;
+}
