@@ -14,6 +14,7 @@
 
 #include "ir/ir.h"
 
+#include <ctype.h>
 #include <gmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -994,12 +995,38 @@ static void test_errors(void)
 
 static const char pool[] = "0123456789abcdefxu:,.=[]()<->#\n \t_zqlp^-";
 
+/* Words a token-level mutation puts in place of a word of the text: operations, types, keywords, edge numbers. */
+static const char *const words[] = {
+    "load", "store", "cast", "add", "sub", "mul", "shl", "shr", "and", "or", "xor", "not", "lnot", "mulx",
+    "addcarryx", "subborrowx", "cmovznz", "shrd", "u1", "u64", "u128", "in", "out", "const", "call", "end", "func",
+    "alias", "prime", "kind", "repr", "radix", "montgomery", "require", "0", "1", "2", "31", "32", "51", "63", "64",
+    "65", "127", "128", "255", "256", "0xffffffff", "0xffffffffffffffff", "0x10000000000000000",
+    "0xffffffffffffffffffffffffffffffff", "0x100000000000000000000000000000000", "99999999999",
+};
+
+/* replace_word — replace the pos-th byte's word (a run of letters, digits, `_`) with w. */
+static char *replace_word(char *t, size_t pos, const char *w)
+{
+    size_t n = strlen(t), b = pos, e = pos;
+    while (b > 0 && (isalnum((unsigned char)t[b - 1]) || t[b - 1] == '_'))
+        b--;
+    while (e < n && (isalnum((unsigned char)t[e]) || t[e] == '_'))
+        e++;
+    size_t wl = strlen(w);
+    char *u = malloc(n - (e - b) + wl + 1);
+    memcpy(u, t, b);
+    memcpy(u + b, w, wl);
+    memcpy(u + b + wl, t + e, n - e + 1);
+    free(t);
+    return u;
+}
+
 static char *mutate(const char *src)
 {
     size_t n = strlen(src);
     char *t = malloc(n + 64);
     memcpy(t, src, n + 1);
-    int kind = (int)(rnd() % 7);
+    int kind = (int)(rnd() % 10);
     size_t pos = n ? rnd() % n : 0;
     switch (kind) {
     case 0: /* truncate */
@@ -1043,10 +1070,28 @@ static char *mutate(const char *src)
         memmove(t + pos + 1, t + pos, n - pos + 1);
         t[pos] = "0f9x_"[rnd() % 5];
         break;
-    default: /* several byte replacements */
+    case 6: /* several byte replacements */
         for (int i = 0; i < 4 && n; i++)
             t[rnd() % n] = pool[rnd() % (sizeof pool - 1)];
         break;
+    case 7: /* a word becomes an operation, a type, a keyword or an edge number */
+        if (n)
+            t = replace_word(t, pos, words[rnd() % (sizeof words / sizeof words[0])]);
+        break;
+    default: { /* a word becomes another word of the text (names, numbers, operations) */
+        size_t q = n ? rnd() % n : 0, e = q;
+        while (e < n && (isalnum((unsigned char)t[e]) || t[e] == '_'))
+            e++;
+        while (q > 0 && (isalnum((unsigned char)t[q - 1]) || t[q - 1] == '_'))
+            q--;
+        char w[64];
+        size_t wl = e - q < sizeof w - 1 ? e - q : sizeof w - 1;
+        memcpy(w, t + q, wl);
+        w[wl] = 0;
+        if (n && wl)
+            t = replace_word(t, pos, w);
+        break;
+    }
     }
     return t;
 }
@@ -1054,7 +1099,10 @@ static char *mutate(const char *src)
 static void test_fuzz(int iters)
 {
     ir_func *f = every_op();
-    char *texts[3] = { ir_print(f), (char *)compose_text, NULL };
+    char *texts[4] = { ir_print(f), (char *)compose_text, NULL, NULL };
+    ir_func_free(f);
+    f = odd_names();
+    texts[3] = ir_print(f);
     ir_func_free(f);
     size_t cl = strlen(mont_callees) + 200;
     texts[2] = malloc(cl);
@@ -1063,7 +1111,7 @@ static void test_fuzz(int iters)
              "  call madd(t, t) -> (u)\n  call madd(u, t) -> (o)\nend\n");
     int parsed = 0;
     for (int it = 0; it < iters; it++) {
-        const char *src = texts[it % 3];
+        const char *src = texts[it % 4];
         char *t = mutate(src);
         if (rnd() % 4 == 0) { /* mutate twice */
             char *u = mutate(t);
@@ -1091,6 +1139,7 @@ static void test_fuzz(int iters)
     printf("fuzz: %d mutations, %d parsed\n", iters, parsed);
     free(texts[0]);
     free(texts[2]);
+    free(texts[3]);
 }
 
 int main(int argc, char **argv)
