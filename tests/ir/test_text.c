@@ -449,6 +449,22 @@ static void test_roundtrips(void)
     }
     ir_func_free(f);
 
+    /* after ir_dce: dead values keep their slots in f->val but no node defines them; they are not printed */
+    f = every_op();
+    ir_val dead = OK(f, ir_op2(f, IR_ADD, 64, f->node[0].res[0], C(f, 64, 1), "x0"));
+    OK(f, ir_op2(f, IR_MUL, 128, dead, dead, "deadsq"));
+    uint32_t before = f->nnode;
+    ir_dce(f);
+    CHECK(f->nnode == before - 2, "ir_dce removed %u nodes", before - f->nnode);
+    g = roundtrip(f, true, "every_op after ir_dce");
+    if (g) {
+        char *t = ir_print(f);
+        CHECK(!strstr(t, "deadsq") && !strstr(t, "x0_"), "dead values are not printed:\n%s", t);
+        free(t);
+    }
+    ir_func_free(g);
+    ir_func_free(f);
+
     f = odd_names();
     g = roundtrip(f, false, "odd_names");
     if (g) {
