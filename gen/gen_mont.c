@@ -39,8 +39,9 @@ static void reduce_round(gen_b *b, const mont *mo, gen_mw *T)
 {
     ir_val t0 = T->len ? T->w[0] : IR_NOVAL;
     if (t0 != IR_NOVAL && gb_hi(b, t0) != 0) {
-        ir_val m, mhi;
-        gb_mulx(b, t0, gb_k64(b, mo->mprime), &m, &mhi); /* only the low half: m' * T_0 mod 2^64 */
+        ir_val m = t0, mhi;
+        if (mo->mprime != 1) /* m' = 1 when p = -1 mod 2^64 (P-256, P-384, P-434): m is T_0 itself */
+            gb_mulx(b, t0, gb_k64(b, mo->mprime), &m, &mhi); /* only the low half: m' * T_0 mod 2^64 */
         gen_mw P, row;
         mw_init(&P);
         mw_init(&row);
