@@ -121,4 +121,9 @@ int cli_need(const cli_opt *o, const char *what);
  * inputs a, b, c (NULL or not given: skipped; "-" is standard input); CLI_OK otherwise. */
 int cli_out_not_input(const char *out, const cli_opt *a, const cli_opt *b, const cli_opt *c);
 
+/* ---- field-arithmetic subcommands (ir_cmds.c) --------------------------------------------------------------- */
+extern const char cli_gen_help[], cli_ir_help[];
+int cli_cmd_gen(int argc, char **argv); /* ecopt gen */
+int cli_cmd_ir(int argc, char **argv);  /* ecopt ir */
+
 #endif /* ECOPT_TOOLS_CLI_H */

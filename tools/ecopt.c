@@ -6,6 +6,8 @@
  *   ecopt verify -p PUB.pem -i FILE -s SIG [--context STR | --context-hex HEX] [--prehash] [--hex] [--zip215]
  *   ecopt x25519 -k KEY.pem -p PEER.pem [-o SECRET] [--hex]
  *   ecopt version
+ *   ecopt gen --prime EXPR --method METHOD --limbs N --op OP [--emit ir|c]     (ir_cmds.c)
+ *   ecopt ir (--fiat FILE.json --function NAME | --ir FILE.ir) [--emit ir|c]   (ir_cmds.c)
  *
  * All cryptography is libecopt's; libcrypto reads and writes the PEM files (keyfile.c). Exit codes and message
  * format: cli.h. Every command reads and checks all of its input before it writes anything. */
@@ -36,6 +38,8 @@ static const char main_help[] =
     "  verify -p PUB.pem -i FILE -s SIG     check an Ed25519 signature (strict, or --zip215)\n"
     "  x25519 -k KEY.pem -p PEER.pem        X25519 shared secret with a peer's public key\n"
     "  version                              library version and field backends\n"
+    "  gen --prime P --method M --limbs N --op OP   a field operation as IR or C (see 'ecopt gen --help')\n"
+    "  ir --fiat F.json --function NAME     load a fiat-crypto program (or --ir FILE); print IR or C\n"
     "  help [COMMAND]                       this text, or a command's\n"
     "\n"
     "'ecopt COMMAND --help' describes a command. A FILE of '-' is standard input or output.\n"
@@ -629,6 +633,7 @@ static const command commands[] = {
     { "keygen", cmd_keygen, keygen_help }, { "pubkey", cmd_pubkey, pubkey_help },
     { "sign", cmd_sign, sign_help },       { "verify", cmd_verify, verify_help },
     { "x25519", cmd_x25519, x25519_help }, { "version", cmd_version, version_help },
+    { "gen", cli_cmd_gen, cli_gen_help },  { "ir", cli_cmd_ir, cli_ir_help },
 };
 
 static const command *find_command(const char *name)
