@@ -4,6 +4,7 @@
 #   ir.lower.fiat  every fiat-crypto mul/square/carry/add/sub/opp, loaded and lowered, interpreter before == after
 #   emit.c         emitted C (unlowered and lowered) compiled by gcc and clang, run against the interpreter; no
 #                  branch in the text or in the -O2/-O3 machine code
+#   emit.c.fiat    the same for the fiat-crypto functions
 
 get_filename_component(EMIT_FIAT_DIR "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
 
@@ -16,7 +17,8 @@ add_test(NAME ir.lower.fiat COMMAND test_lower --iters 500 --fiat ${EMIT_FIAT_DI
 add_executable(test_emit ${CMAKE_CURRENT_SOURCE_DIR}/test_emit.c ${CMAKE_CURRENT_SOURCE_DIR}/emit_progs.c
                          ${CMAKE_CURRENT_SOURCE_DIR}/cc_util.c)
 target_compile_options(test_emit PRIVATE -O2)
-target_link_libraries(test_emit PRIVATE ecopt_emit ecopt_ir ${CMAKE_DL_LIBS})
+target_link_libraries(test_emit PRIVATE ecopt_emit ecopt_ir PkgConfig::CJSON ${CMAKE_DL_LIBS})
 add_test(NAME emit.c COMMAND test_emit --iters 1000)
+add_test(NAME emit.c.fiat COMMAND test_emit --iters 200 --fiat ${EMIT_FIAT_DIR})
 
-set_tests_properties(ir.lower ir.lower.fiat emit.c PROPERTIES LABELS ir SKIP_RETURN_CODE 77)
+set_tests_properties(ir.lower ir.lower.fiat emit.c emit.c.fiat PROPERTIES LABELS ir SKIP_RETURN_CODE 77)

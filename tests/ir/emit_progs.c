@@ -1,6 +1,9 @@
 /* emit_progs.c — hand-built IR programs for tests/ir/test_lower.c and tests/ir/test_emit.c (see emit_progs.h). */
+#define _GNU_SOURCE
 #include "emit_progs.h"
 
+#include <cjson/cJSON.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -633,6 +636,92 @@ int ep_eval(const ir_func *f, uint64_t in[EP_MAXARR][EP_MAXLIMB], uint64_t out[E
         op[j] = out[j];
     }
     return ir_eval(f, ip, op);
+}
+
+/* ---- fiat-crypto's programs --------------------------------------------------------------------------------- */
+
+static int wanted(const char *fn)
+{
+    static const char *const suffix[] = { "_mul", "_square", "_carry", "_add", "_sub", "_opp" };
+    size_t n = strlen(fn);
+    for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
+        size_t m = strlen(suffix[i]);
+        if (n > m && !strcmp(fn + n - m, suffix[i]))
+            return 1; /* _carry_mul and _carry_square end in _mul and _square */
+    }
+    return 0;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    char *s = NULL;
+    long n = -1;
+    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0)
+        s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, fp) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    fclose(fp);
+    if (s) {
+        s[n] = 0;
+        *len = (size_t)n;
+    }
+    return s;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int ep_fiat_load_dir(const char *dir, ir_func **fns, unsigned max, unsigned *failed)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    char *files[128];
+    unsigned nf = 0, n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && nf < 128) {
+        size_t len = strlen(de->d_name);
+        if (len > 5 && !strcmp(de->d_name + len - 5, ".json"))
+            files[nf++] = strdup(de->d_name);
+    }
+    closedir(d);
+    qsort(files, nf, sizeof files[0], cmp_str);
+    for (unsigned i = 0; i < nf; i++) {
+        char path[1024], err[1024];
+        size_t len = 0;
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        char *json = slurp(path, &len);
+        cJSON *root = json ? cJSON_Parse(json) : NULL;
+        if (!root) {
+            fprintf(stderr, "FAIL: %s: unreadable JSON\n", path);
+            (*failed)++;
+            free(json);
+            continue;
+        }
+        const cJSON *it;
+        cJSON_ArrayForEach(it, root)
+        {
+            const cJSON *op = cJSON_GetObjectItemCaseSensitive(it, "operation");
+            if (!cJSON_IsString(op) || !wanted(op->valuestring) || n >= max)
+                continue;
+            ir_func *f = ir_fiat_load(json, len, path, op->valuestring, err, sizeof err);
+            if (!f) {
+                fprintf(stderr, "FAIL: %s: %s: ir_fiat_load: %s\n", files[i], op->valuestring, err);
+                (*failed)++;
+                continue;
+            }
+            fns[n++] = f;
+        }
+        cJSON_Delete(root);
+        free(json);
+    }
+    for (unsigned i = 0; i < nf; i++)
+        free(files[i]);
+    return (int)n;
 }
 
 bool ep_has_op(const ir_func *f, ir_op op)

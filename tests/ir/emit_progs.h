@@ -39,6 +39,11 @@ void ep_inputs(const ir_func *f, int mode, uint64_t *state, uint64_t in[EP_MAXAR
 /* ep_eval — ir_eval over the fixed-size buffers. 0 or -1. */
 int ep_eval(const ir_func *f, uint64_t in[EP_MAXARR][EP_MAXLIMB], uint64_t out[EP_MAXARR][EP_MAXLIMB]);
 
+/* ep_fiat_load_dir — every mul, square, carry_mul, carry_square, carry, add, sub and opp of the .json files in dir
+ * (in file-name order), loaded with ir_fiat_load into fns (at most max). Returns how many were loaded, or -1 when
+ * dir cannot be opened; every file or function that fails to load is printed to stderr and counted in *failed. */
+int ep_fiat_load_dir(const char *dir, ir_func **fns, unsigned max, unsigned *failed);
+
 /* ep_has_op — f has a node with operation op. */
 bool ep_has_op(const ir_func *f, ir_op op);
 

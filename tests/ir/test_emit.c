@@ -6,7 +6,10 @@
  * -Wsign-conversion -Wpedantic too. Bad input (a name that is no C identifier, an output never stored) gives an
  * error, not text.
  *
- * Usage: test_emit [--seed N] [--iters N] [--keep]   (--keep leaves the temporary directory and prints it)
+ * Usage: test_emit [--seed N] [--iters N] [--keep] [--fiat DIR]
+ *   --keep      leave the temporary directory (sources, objects, disassembly) and print its name
+ *   --fiat DIR  the same for every mul/square/carry/add/sub/opp of the fiat-crypto JSON files in DIR instead of the
+ *               hand-built programs (ctest emit.c.fiat)
  * Exit 0 pass, 1 fail, 2 usage, 77 skip (gcc or clang missing). */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -31,7 +34,7 @@ static int failures;
 static uint64_t seed, iters = 1000;
 static const char *const compilers[2] = { "gcc", "clang" };
 
-#define MAXFN 64
+#define MAXFN 256
 static ir_func *fns[MAXFN];
 static unsigned nfns;
 
@@ -196,24 +199,46 @@ static void run_compiled(const ir_func *f, cc_fn fn, const char *cc)
 
 /* ---- tests ----------------------------------------------------------------------------------------------------- */
 
-static void collect(void)
+/* f's lowered form (as <name>_lowered), then f itself, into fns */
+static void add_both(ir_func *f, bool lowerable)
 {
     char err[512];
-    for (unsigned i = 0; i < ep_nprogs && nfns + 2 <= MAXFN; i++) {
-        ir_func *f = ep_progs[i].build();
-        if (ep_progs[i].lowerable) {
-            ir_func *g = ir_lower(f, err, sizeof err);
-            if (!g) {
-                FAIL("%s: ir_lower: %s", f->name, err);
-            } else {
-                char nm[IR_NAME_MAX + 16];
-                snprintf(nm, sizeof nm, "%s_lowered", f->name);
-                snprintf(g->name, sizeof g->name, "%.*s", IR_NAME_MAX - 1, nm);
-                fns[nfns++] = g;
-            }
-        }
-        fns[nfns++] = f;
+    if (nfns + 2 > MAXFN) {
+        FAIL("more than %d functions", MAXFN);
+        ir_func_free(f);
+        return;
     }
+    if (lowerable) {
+        ir_func *g = ir_lower(f, err, sizeof err);
+        if (!g) {
+            FAIL("%s: ir_lower: %s", f->name, err);
+        } else {
+            char nm[IR_NAME_MAX + 16];
+            snprintf(nm, sizeof nm, "%s_lowered", f->name);
+            snprintf(g->name, sizeof g->name, "%.*s", IR_NAME_MAX - 1, nm);
+            fns[nfns++] = g;
+        }
+    }
+    fns[nfns++] = f;
+}
+
+static void collect(void)
+{
+    for (unsigned i = 0; i < ep_nprogs; i++)
+        add_both(ep_progs[i].build(), ep_progs[i].lowerable);
+}
+
+static int collect_fiat(const char *dir)
+{
+    static ir_func *loaded[MAXFN];
+    unsigned failed = 0;
+    int n = ep_fiat_load_dir(dir, loaded, MAXFN / 2, &failed);
+    if (n < 0)
+        return -1;
+    failures += (int)failed;
+    for (int i = 0; i < n; i++)
+        add_both(loaded[i], true);
+    return n;
 }
 
 static char *whole_file(void)
@@ -397,6 +422,33 @@ static int compile_and_run(const char *dir, const char *src)
                          sizeof obj, err, sizeof err) < 0)
             FAIL("%s", err);
     }
+    /* the detector itself: a loop must be reported, with its function's name */
+    {
+        static const char loop[] =
+            "#include <stdint.h>\n"
+            "uint64_t branchy(const uint64_t *a, uint64_t n);\n"
+            "uint64_t branchy(const uint64_t *a, uint64_t n)\n"
+            "{\n    uint64_t s = 0;\n    for (uint64_t i = 0; i < n; i++)\n        s += a[i] * a[i];\n    return s;\n}\n";
+        char obj[1024], rep[4096];
+        if (cc_build_obj("gcc", "-O2", loop, dir, "branchy", obj, sizeof obj, err, sizeof err) < 0)
+            FAIL("%s", err);
+        else if (cc_find_conditional_jumps(obj, rep, sizeof rep) <= 0 || !strstr(rep, "branchy+0x"))
+            FAIL("cc_find_conditional_jumps missed the branches of a loop: %s", rep);
+    }
+    /* the helpers alone: every one unused, which must not warn */
+    char *hl = emit_c_helpers();
+    if (hl) {
+        size_t n = strlen(hl) + 64;
+        char *t = malloc(n), obj[1024];
+        if (t) {
+            snprintf(t, n, "#include <stdint.h>\n%s", hl);
+            for (int c = 0; c < 2; c++)
+                if (cc_build_obj(compilers[c], "-O2", t, dir, "helpers", obj, sizeof obj, err, sizeof err) < 0)
+                    FAIL("the helpers alone: %s", err);
+            free(t);
+        }
+        free(hl);
+    }
     /* a static function (is_static) called from an exported one */
     {
         emit_c_opts o = { .is_static = true };
@@ -425,16 +477,19 @@ static int compile_and_run(const char *dir, const char *src)
 int main(int argc, char **argv)
 {
     int keep = 0;
+    const char *fiat = NULL;
     seed = (uint64_t)time(NULL);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--iters") && i + 1 < argc)
             iters = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--fiat") && i + 1 < argc)
+            fiat = argv[++i];
         else if (!strcmp(argv[i], "--keep"))
             keep = 1;
         else {
-            fprintf(stderr, "usage: test_emit [--seed N] [--iters N] [--keep]\n");
+            fprintf(stderr, "usage: test_emit [--seed N] [--iters N] [--keep] [--fiat DIR]\n");
             return 2;
         }
     }
@@ -445,9 +500,17 @@ int main(int argc, char **argv)
         }
     printf("test_emit: seed %llu, %llu random inputs per function\n", (unsigned long long)seed,
            (unsigned long long)iters);
-    collect();
+    if (fiat) {
+        if (collect_fiat(fiat) < 0) {
+            printf("SKIP: fiat-crypto JSON folder %s not found\n", fiat);
+            return 77;
+        }
+        printf("%u fiat-crypto functions (unlowered and lowered)\n", nfns);
+    } else {
+        collect();
+        test_errors();
+    }
     test_texts();
-    test_errors();
     char *src = whole_file();
     char dir[512], err[512];
     if (!src) {
@@ -456,8 +519,10 @@ int main(int argc, char **argv)
         FAIL("%s", err);
     } else {
         check_no_branch_text("the whole file", src);
-        test_names(src);
-        test_hoist(src);
+        if (!fiat) {
+            test_names(src);
+            test_hoist(src);
+        }
         compile_and_run(dir, src);
         if (keep)
             printf("kept %s\n", dir);

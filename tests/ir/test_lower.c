@@ -8,8 +8,6 @@
  *                                                     ir_fiat_load, lowered and compared (ctest ir.lower.fiat)
  * Exit 0 pass, 1 fail, 2 usage, 77 skip (DIR missing). */
 #define _GNU_SOURCE
-#include <cjson/cJSON.h>
-#include <dirent.h>
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,109 +271,39 @@ static void test_names(void)
 
 /* ---- fiat-crypto's programs --------------------------------------------------------------------------------- */
 
-static int wanted(const char *fn)
-{
-    static const char *const suffix[] = { "_mul", "_square", "_carry_mul", "_carry_square", "_carry", "_add", "_sub",
-                                          "_opp" };
-    size_t n = strlen(fn);
-    for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
-        size_t m = strlen(suffix[i]);
-        if (n > m && !strcmp(fn + n - m, suffix[i]))
-            return 1;
-    }
-    return 0;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s && fread(s, 1, (size_t)n, fp) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(fp);
-    if (s) {
-        s[n] = 0;
-        *len = (size_t)n;
-    }
-    return s;
-}
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 static int test_fiat(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
+    static ir_func *fns[256];
+    unsigned failed = 0;
+    int n = ep_fiat_load_dir(dir, fns, 256, &failed);
+    if (n < 0) {
         printf("SKIP: fiat-crypto JSON folder %s not found\n", dir);
         return 77;
     }
-    char *files[64];
-    unsigned nf = 0;
-    struct dirent *de;
-    while ((de = readdir(d)) && nf < 64) {
-        size_t n = strlen(de->d_name);
-        if (n > 5 && !strcmp(de->d_name + n - 5, ".json"))
-            files[nf++] = strdup(de->d_name);
-    }
-    closedir(d);
-    qsort(files, nf, sizeof files[0], cmp_str);
-    unsigned nfun = 0;
-    for (unsigned i = 0; i < nf; i++) {
-        char path[1024], err[1024];
-        size_t len = 0;
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        char *json = slurp(path, &len);
-        cJSON *root = json ? cJSON_Parse(json) : NULL;
-        if (!root) {
-            FAIL("%s: unreadable JSON", path);
-            free(json);
+    failures += (int)failed;
+    for (int i = 0; i < n; i++) {
+        char err[1024];
+        ir_func *f = fns[i];
+        ir_func *g = ir_lower(f, err, sizeof err);
+        if (!g) {
+            FAIL("%s: ir_lower: %s", f->name, err);
+            ir_func_free(f);
             continue;
         }
-        const cJSON *it;
-        cJSON_ArrayForEach(it, root)
-        {
-            const cJSON *op = cJSON_GetObjectItemCaseSensitive(it, "operation");
-            if (!cJSON_IsString(op) || !wanted(op->valuestring))
-                continue;
-            ir_func *f = ir_fiat_load(json, len, path, op->valuestring, err, sizeof err);
-            if (!f) {
-                FAIL("%s: %s: ir_fiat_load: %s", files[i], op->valuestring, err);
-                continue;
-            }
-            ir_func *g = ir_lower(f, err, sizeof err);
-            if (!g) {
-                FAIL("%s: %s: ir_lower: %s", files[i], op->valuestring, err);
-                ir_func_free(f);
-                continue;
-            }
-            if (ir_validate(g) < 0)
-                FAIL("%s: lowered form does not validate: %s", op->valuestring, g->err);
-            int fb = ir_bounds(f);
-            if (ir_bounds(g) < 0)
-                FAIL("%s: lowered form fails ir_bounds%s: %s", op->valuestring,
-                     fb < 0 ? " (so does the source)" : "", g->err);
-            check_no_u128(g);
-            check_same_shape(f, g);
-            compare(f, g, 0);
-            printf("%s: %u operations -> %u lowered\n", op->valuestring, ir_count_ops(f), ir_count_ops(g));
-            nfun++;
-            ir_func_free(g);
-            ir_func_free(f);
-        }
-        cJSON_Delete(root);
-        free(json);
+        if (ir_validate(g) < 0)
+            FAIL("%s: lowered form does not validate: %s", f->name, g->err);
+        int fb = ir_bounds(f);
+        if (ir_bounds(g) < 0)
+            FAIL("%s: lowered form fails ir_bounds%s: %s", f->name, fb < 0 ? " (so does the source)" : "", g->err);
+        check_no_u128(g);
+        check_same_shape(f, g);
+        compare(f, g, 0);
+        printf("%s: %u operations -> %u lowered\n", f->name, ir_count_ops(f), ir_count_ops(g));
+        ir_func_free(g);
+        ir_func_free(f);
     }
-    for (unsigned i = 0; i < nf; i++)
-        free(files[i]);
-    printf("%u fiat-crypto functions lowered and compared\n", nfun);
-    if (!nfun)
+    printf("%d fiat-crypto functions lowered and compared\n", n);
+    if (n == 0)
         FAIL("no fiat-crypto function found in %s", dir);
     return 0;
 }
