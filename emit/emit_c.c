@@ -186,14 +186,24 @@ static int is_ident_char(char ch, int first)
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (!first && ch >= '0' && ch <= '9');
 }
 
-static int is_c_identifier(const char *s)
+/* A function name may start with ecopt_ (the library's generated functions do) but must not be a helper's name. */
+static int is_function_name(const char *s)
 {
-    if (!*s)
+    static const char *const helper_names[] = { "ecopt_u128", "ecopt_u1", "ecopt_barrier_u64", "ecopt_mulx",
+                                                 "ecopt_addcarryx", "ecopt_subborrowx", "ecopt_cmovznz_u64",
+                                                 "ecopt_cmovznz_u128", "ecopt_shrd" };
+    if (!*s || s[0] == '_')
         return 0;
     for (size_t i = 0; s[i]; i++)
         if (!is_ident_char(s[i], i == 0))
             return 0;
-    return !is_reserved(s);
+    for (size_t i = 0; i < sizeof helper_names / sizeof helper_names[0]; i++)
+        if (!strcmp(s, helper_names[i]) || !strncmp(s, "ECOPT_EMIT_C", 12))
+            return 0;
+    for (size_t i = 0; i < sizeof reserved_words / sizeof reserved_words[0]; i++)
+        if (!strcmp(s, reserved_words[i]))
+            return 0;
+    return 1;
 }
 
 #define CNAME_MAX (IR_NAME_MAX + 16)
@@ -684,7 +694,7 @@ char *emit_c(const ir_func *f, const emit_c_opts *opts, char *err, size_t errlen
         errlen = sizeof dummy;
     }
     err[0] = 0;
-    if (!is_c_identifier(f->name)) {
+    if (!is_function_name(f->name)) {
         snprintf(err, errlen, "function name `%s` is not a C identifier (or is reserved)", f->name);
         return NULL;
     }
@@ -753,8 +763,10 @@ char *emit_c(const ir_func *f, const emit_c_opts *opts, char *err, size_t errlen
         }
         sb_add(&b, "\n */\n#include <stdint.h>\n\n");
     }
+    /* The guard lets several generated files be #included into one translation unit (the library does). */
     if (!o->no_helpers)
-        sb_add(&b, "%s\n", helpers_text);
+        sb_add(&b, "#ifndef ECOPT_EMIT_C_HELPERS\n#define ECOPT_EMIT_C_HELPERS\n%s#endif /* ECOPT_EMIT_C_HELPERS */\n\n",
+               helpers_text);
     contract(&e, o);
     if (!o->is_static) {
         signature(&e, o);

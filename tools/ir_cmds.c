@@ -16,7 +16,7 @@
 
 const char cli_gen_help[] =
     "usage: ecopt gen --prime EXPR --method METHOD --limbs N --op OP [--emit ir|c] [--lowered] [--name NAME]\n"
-    "                 [-o FILE]\n"
+    "                 [--static] [-o FILE]\n"
     "\n"
     "Generate a field operation as an IR program (the optimizer's input) or as portable C.\n"
     "\n"
@@ -32,6 +32,7 @@ const char cli_gen_help[] =
     "                   void f(uint64_t out1[N], const uint64_t arg1[N], const uint64_t arg2[N])\n"
     "  --lowered        lower u128 arithmetic to 64-bit operations first (mulx, addcarryx, shrd)\n"
     "  --name NAME      the function's name (default: from the spec)\n"
+    "  --static         with --emit c: a static function (for a file that #includes it, as the library does)\n"
     "  -o, --out FILE   write to FILE instead of standard output\n"
     "  -h, --help       this text\n"
     "\n"
@@ -83,7 +84,7 @@ static const char *base_name(const char *path)
 }
 
 /* Print f (lowered first if asked) as IR text or C to out. inputs: header lines for C. */
-static int write_result(ir_func *f, int emit_c_text, int lowered, int stats, const char *command,
+static int write_result(ir_func *f, int emit_c_text, int lowered, int stats, int is_static, const char *command,
                         const char *inputs, const char *out)
 {
     char err[512];
@@ -108,6 +109,7 @@ static int write_result(ir_func *f, int emit_c_text, int lowered, int stats, con
         memset(&o, 0, sizeof o);
         o.command = command;
         o.inputs = inputs;
+        o.is_static = is_static != 0;
         text = emit_c(lowered ? low : f, &o, err, sizeof err);
         if (!text) {
             ir_func_free(low);
@@ -147,9 +149,10 @@ int cli_cmd_gen(int argc, char **argv)
     cli_opt opts[] = { { NULL, "--prime", 1, NULL, 0 },  { NULL, "--method", 1, NULL, 0 },
                        { NULL, "--limbs", 1, NULL, 0 },  { NULL, "--op", 1, NULL, 0 },
                        { NULL, "--emit", 1, NULL, 0 },   { NULL, "--lowered", 0, NULL, 0 },
-                       { NULL, "--name", 1, NULL, 0 },   { "-o", "--out", 1, NULL, 0 } };
+                       { NULL, "--name", 1, NULL, 0 },   { "-o", "--out", 1, NULL, 0 },
+                       { NULL, "--static", 0, NULL, 0 } };
     cli_opt *o_prime = &opts[0], *o_method = &opts[1], *o_limbs = &opts[2], *o_op = &opts[3], *o_emit = &opts[4],
-            *o_lowered = &opts[5], *o_name = &opts[6], *o_out = &opts[7];
+            *o_lowered = &opts[5], *o_name = &opts[6], *o_out = &opts[7], *o_static = &opts[8];
     size_t npos;
     int rc, is_c;
     gen_spec spec;
@@ -187,12 +190,15 @@ int cli_cmd_gen(int argc, char **argv)
     f = gen_build(&spec, err, sizeof err);
     if (!f)
         return cli_fail(CLI_USAGE, NULL, "%s", err);
-    snprintf(command, sizeof command, "ecopt gen --prime %s --method %s --limbs %u --op %s --emit %s%s%s%s",
+    if (o_static->given && !is_c)
+        return ir_func_free(f), cli_fail(CLI_USAGE, "--static", "only with --emit c");
+    snprintf(command, sizeof command, "ecopt gen --prime %s --method %s --limbs %u --op %s --emit %s%s%s%s%s",
              spec.prime, gen_method_name(spec.method), spec.limbs, ir_kind_name(spec.op), is_c ? "c" : "ir",
              o_lowered->given ? " --lowered" : "", o_name->given ? " --name " : "",
-             o_name->given ? o_name->value : "");
+             o_name->given ? o_name->value : "", o_static->given ? " --static" : "");
     generator_line(inputs, sizeof inputs);
-    rc = write_result(f, is_c, o_lowered->given, 0, command, inputs, o_out->given ? o_out->value : "-");
+    rc = write_result(f, is_c, o_lowered->given, 0, o_static->given, command, inputs,
+                      o_out->given ? o_out->value : "-");
     ir_func_free(f);
     return rc;
 }
@@ -264,7 +270,8 @@ int cli_cmd_ir(int argc, char **argv)
         generator_line(gline, sizeof gline);
         snprintf(inputs, sizeof inputs, "sha256 %s  %s\n%s", hex, base_name(path), gline);
     }
-    rc = write_result(f, is_c, o_lowered->given, o_stats->given, command, inputs, o_out->given ? o_out->value : "-");
+    rc = write_result(f, is_c, o_lowered->given, o_stats->given, 0, command, inputs,
+                      o_out->given ? o_out->value : "-");
     ir_func_free(f);
     return rc;
 }

@@ -100,4 +100,14 @@ static inline void ecopt_fe_cswap(ecopt_fe *f, ecopt_fe *g, uint64_t bit) {
     }
 }
 
+/* ecopt_fe_u64_{mul,sq}_{handwritten,generated} — h = f * g, h = f^2 mod p by each of the two implementations
+ * (fe_u64.c): the same contract as ecopt_fe_mul / ecopt_fe_sq (in loose, out tight). ecopt_fe_mul and ecopt_fe_sq
+ * are the generated ones; these names exist so that tests and the benchmark can run both.
+ * Source: handwritten, Bernstein, "Curve25519" (2006), radix 2^51 as in fe_u64.h; generated, `ecopt gen --prime
+ * 2^255-19 --method solinas-unsaturated --limbs 5 --op mul|square` (src/field/generated/). */
+void ecopt_fe_u64_mul_handwritten(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g);
+void ecopt_fe_u64_sq_handwritten(ecopt_fe *h, const ecopt_fe *f);
+void ecopt_fe_u64_mul_generated(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g);
+void ecopt_fe_u64_sq_generated(ecopt_fe *h, const ecopt_fe *f);
+
 #endif /* ECOPT_FIELD_FE_U64_H */

@@ -151,6 +151,19 @@ static void check_pair(val *f, val *g) {
     ecopt_fe_mul(&h.f, &lf.f, &g->f);
     mpz_mul(w, lf.v, g->v);
     expect("mul (loose, tight)", &h.f, w, lf.v, g->v);
+#ifdef ECOPT_FE_BACKEND_u64
+    /* u64 keeps its hand-written multiply and square beside the generated ones (fe_u64.h): both must hold. */
+    ecopt_fe_u64_mul_handwritten(&h.f, &lf.f, &lg.f);
+    mpz_mul(w, lf.v, lg.v);
+    expect("mul handwritten (loose, loose)", &h.f, w, lf.v, lg.v);
+    ecopt_fe_u64_mul_generated(&h.f, &lf.f, &lg.f);
+    expect("mul generated (loose, loose)", &h.f, w, lf.v, lg.v);
+    ecopt_fe_u64_sq_handwritten(&h.f, &lf.f);
+    mpz_mul(w, lf.v, lf.v);
+    expect("sq handwritten (loose)", &h.f, w, lf.v, NULL);
+    ecopt_fe_u64_sq_generated(&h.f, &lf.f);
+    expect("sq generated (loose)", &h.f, w, lf.v, NULL);
+#endif
 
     /* eq on the pair and on equal values in different representations (f and (f + g) - g). */
     uint64_t want_eq = 0;
