@@ -12,7 +12,11 @@ PACKAGES=(
     libssl-dev openssl              # libcrypto (SHA-512, PEM for the ecopt command) and the openssl command
     libsodium-dev                   # differential tests and benchmarks
     libgmp-dev                      # reference arithmetic in the tests
-    libcjson-dev                    # JSON test vectors
+    libcjson-dev                    # JSON test vectors, fiat-crypto JSON programs (ir/)
+    libzydis-dev                    # x86-64 decoding and encoding (check/, emit/)
+    libelf-dev                      # reading function bytes from object files (check/)
+    libz3-dev                       # the SMT solver behind the equivalence checker (check/)
+    binutils                        # as and objdump: assembling .S for the checker, disassembly in tests
     valgrind                        # constant-time and memory tests
     gnuplot-nox                     # the benchmark's chart (make bench)
 )
