@@ -1,0 +1,800 @@
+/* expr.c — hash-consed, normalised expressions for the equivalence checker (see expr.h for the language and the
+ * rules). Hash-consing as in Ershov 1958 / Goto 1974 ("value numbering"); the sum normal form is the usual
+ * linear-combination form (sorted terms, merged coefficients) over Z/2^w. */
+#include "check/expr.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ex_ctx {
+    ex_node *n; /* n[0] unused */
+    uint32_t nn, capn;
+    ex_arg *pool;
+    uint32_t np, capp;
+    uint32_t *tab; /* open addressing, ids, 0 = empty */
+    uint32_t tabcap;
+    uint32_t nunknown;
+    ex_arg *scr; /* scratch for sums */
+    uint32_t nscr, capscr;
+    ir_u128 *ev;
+    uint32_t evcap;
+    char err[128];
+};
+
+#define U128_MAX (~(ir_u128)0)
+
+static ir_u128 mask(unsigned w)
+{
+    return w >= 128 ? U128_MAX : (((ir_u128)1 << w) - 1);
+}
+
+static unsigned bitlen(ir_u128 v)
+{
+    unsigned n = 0;
+    if (v >> 64) {
+        n = 64;
+        v >>= 64;
+    }
+    uint64_t u = (uint64_t)v;
+    return u ? n + 64 - (unsigned)__builtin_clzll(u) : n;
+}
+
+static unsigned width_of(ir_u128 hi)
+{
+    unsigned b = bitlen(hi);
+    return b ? b : 1;
+}
+
+static ex_id fail(ex_ctx *x, const char *msg)
+{
+    snprintf(x->err, sizeof x->err, "%s", msg);
+    return 0;
+}
+
+ex_ctx *ex_ctx_new(void)
+{
+    ex_ctx *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->capn = 256;
+    x->n = malloc(x->capn * sizeof *x->n);
+    x->capp = 1024;
+    x->pool = malloc(x->capp * sizeof *x->pool);
+    x->tabcap = 1024;
+    x->tab = calloc(x->tabcap, sizeof *x->tab);
+    x->capscr = 64;
+    x->scr = malloc(x->capscr * sizeof *x->scr);
+    if (!x->n || !x->pool || !x->tab || !x->scr) {
+        ex_ctx_free(x);
+        return NULL;
+    }
+    memset(&x->n[0], 0, sizeof x->n[0]);
+    x->nn = 1;
+    return x;
+}
+
+void ex_ctx_free(ex_ctx *x)
+{
+    if (!x)
+        return;
+    free(x->n);
+    free(x->pool);
+    free(x->tab);
+    free(x->scr);
+    free(x->ev);
+    free(x);
+}
+
+const ex_node *ex_get(const ex_ctx *x, ex_id id)
+{
+    return id && id < x->nn ? &x->n[id] : NULL;
+}
+
+const ex_arg *ex_args(const ex_ctx *x, ex_id id)
+{
+    return &x->pool[x->n[id].args];
+}
+
+uint32_t ex_count(const ex_ctx *x)
+{
+    return x->nn - 1;
+}
+
+const char *ex_err(const ex_ctx *x)
+{
+    return x->err;
+}
+
+const char *ex_kind_name(ex_kind k)
+{
+    static const char *const names[EX_NKINDS] = { "const", "input", "unknown", "sum", "mul", "shr",
+                                                  "and",   "or",    "xor",     "eqz", "lt",  "select" };
+    return k < EX_NKINDS ? names[k] : "?";
+}
+
+bool ex_has_unknown(const ex_ctx *x, ex_id e)
+{
+    return e && e < x->nn && x->n[e].unknown;
+}
+
+/* ---- hash-consing ------------------------------------------------------------------------------------------------ */
+
+static uint32_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+static uint32_t key_hash(unsigned kind, unsigned width, ir_u128 k, const ex_arg *a, uint32_t na)
+{
+    uint64_t h = (uint64_t)kind * 1000003u + width;
+    h = h * 0x100000001b3u ^ (uint64_t)k;
+    h = h * 0x100000001b3u ^ (uint64_t)(k >> 64);
+    for (uint32_t i = 0; i < na; i++) {
+        h = h * 0x100000001b3u ^ a[i].id;
+        h = h * 0x100000001b3u ^ (uint64_t)a[i].c ^ (uint64_t)(a[i].c >> 64) * 31;
+    }
+    return mix(h, h >> 29);
+}
+
+static bool same_key(const ex_ctx *x, const ex_node *n, unsigned kind, unsigned width, ir_u128 k, const ex_arg *a,
+                     uint32_t na)
+{
+    if (n->kind != kind || n->width != width || n->k != k || n->nargs != na)
+        return false;
+    const ex_arg *b = &x->pool[n->args];
+    for (uint32_t i = 0; i < na; i++)
+        if (a[i].id != b[i].id || a[i].c != b[i].c)
+            return false;
+    return true;
+}
+
+static int grow_tab(ex_ctx *x)
+{
+    uint32_t cap = x->tabcap * 2;
+    uint32_t *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    for (uint32_t i = 0; i < x->tabcap; i++) {
+        uint32_t id = x->tab[i];
+        if (!id)
+            continue;
+        uint32_t j = x->n[id].hash & (cap - 1);
+        while (t[j])
+            j = (j + 1) & (cap - 1);
+        t[j] = id;
+    }
+    free(x->tab);
+    x->tab = t;
+    x->tabcap = cap;
+    return 0;
+}
+
+/* intern — the id of the node (kind, width, k, args); made with bounds [lo, hi] and `wraps` if new. A computed node
+ * whose bounds are one value is that constant. a may point into x->scr but not into x->pool. */
+static ex_id intern(ex_ctx *x, unsigned kind, unsigned width, bool wraps, ir_u128 k, const ex_arg *a, uint32_t na,
+                    ir_u128 lo, ir_u128 hi);
+
+ex_id ex_const(ex_ctx *x, ir_u128 k)
+{
+    return intern(x, EX_CONST, width_of(k), false, k, NULL, 0, k, k);
+}
+
+static ex_id intern(ex_ctx *x, unsigned kind, unsigned width, bool wraps, ir_u128 k, const ex_arg *a, uint32_t na,
+                    ir_u128 lo, ir_u128 hi)
+{
+    if (kind > EX_UNKNOWN && lo == hi)
+        return ex_const(x, lo);
+    if (width < 1 || width > 128)
+        return fail(x, "width out of range");
+    uint32_t h = key_hash(kind, width, k, a, na);
+    uint32_t j = h & (x->tabcap - 1);
+    while (x->tab[j]) {
+        const ex_node *n = &x->n[x->tab[j]];
+        if (n->hash == h && same_key(x, n, kind, width, k, a, na))
+            return x->tab[j];
+        j = (j + 1) & (x->tabcap - 1);
+    }
+    if (x->nn == x->capn) {
+        uint32_t cap = x->capn * 2;
+        ex_node *nn = realloc(x->n, cap * sizeof *nn);
+        if (!nn)
+            return fail(x, "out of memory");
+        x->n = nn;
+        x->capn = cap;
+    }
+    if (x->np + na > x->capp) {
+        uint32_t cap = x->capp * 2;
+        while (cap < x->np + na)
+            cap *= 2;
+        ex_arg *p = realloc(x->pool, cap * sizeof *p);
+        if (!p)
+            return fail(x, "out of memory");
+        x->pool = p;
+        x->capp = cap;
+    }
+    ex_id id = x->nn++;
+    ex_node *n = &x->n[id];
+    memset(n, 0, sizeof *n);
+    n->kind = (uint8_t)kind;
+    n->width = (uint8_t)width;
+    n->wraps = wraps;
+    n->k = k;
+    n->lo = lo;
+    n->hi = hi;
+    n->hash = h;
+    n->nargs = na;
+    n->args = x->np;
+    n->unknown = kind == EX_UNKNOWN;
+    for (uint32_t i = 0; i < na; i++) {
+        x->pool[x->np++] = a[i];
+        if (x->n[a[i].id].unknown)
+            n->unknown = true;
+    }
+    x->tab[j] = id;
+    if (2 * (x->nn + 1) > x->tabcap && grow_tab(x) != 0) {
+        x->nn--; /* keep the table consistent: forget the node */
+        x->np -= na;
+        x->tab[j] = 0;
+        return fail(x, "out of memory");
+    }
+    return id;
+}
+
+static bool valid(const ex_ctx *x, ex_id a)
+{
+    return a && a < x->nn;
+}
+
+ex_id ex_input(ex_ctx *x, uint32_t arr, uint32_t limb, ir_u128 lo, ir_u128 hi)
+{
+    if (lo > hi)
+        return fail(x, "input bounds: lo > hi");
+    return intern(x, EX_INPUT, 64, false, (ir_u128)arr << 32 | limb, NULL, 0, lo, hi);
+}
+
+ex_id ex_unknown(ex_ctx *x, unsigned w)
+{
+    if (w < 1 || w > 128)
+        return fail(x, "width out of range");
+    return intern(x, EX_UNKNOWN, w, false, ++x->nunknown, NULL, 0, 0, mask(w));
+}
+
+/* ---- sums -------------------------------------------------------------------------------------------------------- */
+
+static int scr_push(ex_ctx *x, ex_id id, ir_u128 c)
+{
+    if (x->nscr == x->capscr) {
+        uint32_t cap = x->capscr * 2;
+        ex_arg *s = realloc(x->scr, cap * sizeof *s);
+        if (!s)
+            return -1;
+        x->scr = s;
+        x->capscr = cap;
+    }
+    x->scr[x->nscr].id = id;
+    x->scr[x->nscr].c = c;
+    x->nscr++;
+    return 0;
+}
+
+/* expand — add c * t into the scratch sum of width w (constant into *k), flattening child sums that may be merged:
+ * those that cannot wrap, and those at least w bits wide ((v mod 2^u) mod 2^w = v mod 2^w for u >= w). */
+static int expand(ex_ctx *x, unsigned w, ex_id t, ir_u128 c, ir_u128 *k)
+{
+    c &= mask(w);
+    if (!c)
+        return 0;
+    const ex_node *n = &x->n[t];
+    if (n->kind == EX_CONST) {
+        *k += c * n->k;
+        return 0;
+    }
+    if (n->kind == EX_SUM && (!n->wraps || n->width >= w)) {
+        *k += c * n->k;
+        uint32_t first = n->args, na = n->nargs;
+        for (uint32_t i = 0; i < na; i++)
+            if (expand(x, w, x->pool[first + i].id, c * x->pool[first + i].c, k) != 0)
+                return -1;
+        return 0;
+    }
+    return scr_push(x, t, c);
+}
+
+static int cmp_arg(const void *pa, const void *pb)
+{
+    const ex_arg *a = pa, *b = pb;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* finish_sum — normalise the scratch sum of width w with constant k and make its node. */
+static ex_id finish_sum(ex_ctx *x, unsigned w, ir_u128 k)
+{
+    ir_u128 m = mask(w);
+    k &= m;
+    qsort(x->scr, x->nscr, sizeof *x->scr, cmp_arg);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < x->nscr; i++) {
+        if (n && x->scr[n - 1].id == x->scr[i].id) {
+            x->scr[n - 1].c = (x->scr[n - 1].c + x->scr[i].c) & m;
+        } else {
+            x->scr[n++] = x->scr[i];
+            x->scr[n - 1].c &= m;
+        }
+        if (x->scr[n - 1].c == 0)
+            n--;
+    }
+    x->nscr = n;
+    if (n == 0)
+        return ex_const(x, k);
+    /* exact bounds when nothing can wrap: lo = k + sum c lo_i, hi = k + sum c hi_i, all below 2^w */
+    bool wraps = false;
+    ir_u128 lo = k, hi = k;
+    for (uint32_t i = 0; i < n && !wraps; i++) {
+        const ex_node *t = &x->n[x->scr[i].id];
+        ir_u128 c = x->scr[i].c;
+        if (t->hi && c > U128_MAX / t->hi) {
+            wraps = true;
+            break;
+        }
+        ir_u128 p = c * t->hi;
+        if (hi > U128_MAX - p) {
+            wraps = true;
+            break;
+        }
+        hi += p;
+        lo += c * t->lo;
+    }
+    if (!wraps && hi > m)
+        wraps = true;
+    if (!wraps) {
+        if (n == 1 && x->scr[0].c == 1 && k == 0)
+            return x->scr[0].id;
+        return intern(x, EX_SUM, width_of(hi), false, k, x->scr, n, lo, hi);
+    }
+    return intern(x, EX_SUM, w, true, k, x->scr, n, 0, m);
+}
+
+ex_id ex_sum(ex_ctx *x, unsigned w, const ex_id *t, const ir_u128 *c, unsigned n, ir_u128 k)
+{
+    if (w < 1 || w > 128)
+        return fail(x, "width out of range");
+    for (unsigned i = 0; i < n; i++)
+        if (!valid(x, t[i]))
+            return fail(x, "bad operand");
+    x->nscr = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (expand(x, w, t[i], c ? c[i] : 1, &k) != 0)
+            return fail(x, "out of memory");
+    return finish_sum(x, w, k);
+}
+
+static ex_id sum1(ex_ctx *x, unsigned w, ex_id a, ir_u128 c, ir_u128 k)
+{
+    return ex_sum(x, w, &a, &c, 1, k);
+}
+
+/* ---- the other kinds --------------------------------------------------------------------------------------------- */
+
+static ex_id mk2(ex_ctx *x, unsigned kind, unsigned width, bool wraps, ex_id a, ex_id b, ir_u128 k, ir_u128 lo,
+                 ir_u128 hi)
+{
+    ex_arg args[2] = { { a, 0 }, { b, 0 } };
+    return intern(x, kind, width, wraps, k, args, 2, lo, hi);
+}
+
+static ex_id mk_and(ex_ctx *x, ex_id a, ex_id b);
+
+ex_id ex_trunc(ex_ctx *x, unsigned w, ex_id a)
+{
+    if (w < 1 || w > 128)
+        return fail(x, "width out of range");
+    if (!valid(x, a))
+        return fail(x, "bad operand");
+    ir_u128 m = mask(w);
+    const ex_node *n = &x->n[a];
+    if (n->hi <= m)
+        return a;
+    if (n->kind == EX_CONST)
+        return ex_const(x, n->k & m);
+    if (n->kind == EX_AND) {
+        ex_arg p = x->pool[n->args], q = x->pool[n->args + 1];
+        if (x->n[q.id].kind == EX_CONST)
+            return mk_and(x, p.id, ex_const(x, x->n[q.id].k & m));
+        if (x->n[p.id].kind == EX_CONST)
+            return mk_and(x, q.id, ex_const(x, x->n[p.id].k & m));
+    }
+    return sum1(x, w, a, 1, 0);
+}
+
+static ex_id mk_mul(ex_ctx *x, ex_id a, ex_id b)
+{
+    if (a > b) {
+        ex_id t = a;
+        a = b;
+        b = t;
+    }
+    const ex_node *na = &x->n[a], *nb = &x->n[b];
+    if (na->hi && nb->hi > U128_MAX / na->hi)
+        return mk2(x, EX_MUL, 128, true, a, b, 0, 0, U128_MAX);
+    ir_u128 hi = na->hi * nb->hi;
+    return mk2(x, EX_MUL, width_of(hi), false, a, b, 0, na->lo * nb->lo, hi);
+}
+
+ex_id ex_mul(ex_ctx *x, unsigned w, ex_id a, ex_id b)
+{
+    if (!valid(x, a) || !valid(x, b))
+        return fail(x, "bad operand");
+    const ex_node *na = &x->n[a], *nb = &x->n[b];
+    if (na->kind == EX_CONST && nb->kind == EX_CONST)
+        return ex_const(x, (na->k * nb->k) & mask(w));
+    if (na->kind == EX_CONST)
+        return sum1(x, w, b, na->k, 0);
+    if (nb->kind == EX_CONST)
+        return sum1(x, w, a, nb->k, 0);
+    ex_id p = mk_mul(x, a, b);
+    return p ? ex_trunc(x, w, p) : 0;
+}
+
+ex_id ex_add(ex_ctx *x, unsigned w, ex_id a, ex_id b)
+{
+    ex_id t[2] = { a, b };
+    return ex_sum(x, w, t, NULL, 2, 0);
+}
+
+ex_id ex_sub(ex_ctx *x, unsigned w, ex_id a, ex_id b)
+{
+    ex_id t[2] = { a, b };
+    ir_u128 c[2] = { 1, U128_MAX };
+    return ex_sum(x, w, t, c, 2, 0);
+}
+
+ex_id ex_not(ex_ctx *x, unsigned w, ex_id a)
+{
+    return sum1(x, w, a, U128_MAX, mask(w));
+}
+
+ex_id ex_shl(ex_ctx *x, unsigned w, ex_id a, unsigned k)
+{
+    if (!valid(x, a))
+        return fail(x, "bad operand");
+    if (k >= w || k >= 128)
+        return ex_const(x, 0);
+    return sum1(x, w, a, (ir_u128)1 << k, 0);
+}
+
+static ex_id mk_shr(ex_ctx *x, ex_id a, unsigned k)
+{
+    if (k == 0)
+        return a;
+    const ex_node *n = &x->n[a];
+    if (k >= 128 || (n->hi >> k) == 0)
+        return ex_const(x, 0);
+    if (n->kind == EX_CONST)
+        return ex_const(x, n->k >> k);
+    if (n->kind == EX_SHR) {
+        ir_u128 j = n->k;
+        return mk_shr(x, x->pool[n->args].id, (unsigned)j + k);
+    }
+    ex_arg arg = { a, 0 };
+    return intern(x, EX_SHR, width_of(n->hi >> k), false, k, &arg, 1, n->lo >> k, n->hi >> k);
+}
+
+ex_id ex_shr(ex_ctx *x, unsigned w, ex_id a, unsigned k)
+{
+    if (!valid(x, a))
+        return fail(x, "bad operand");
+    ex_id r = mk_shr(x, a, k);
+    return r ? ex_trunc(x, w, r) : 0;
+}
+
+static ex_id mk_and(ex_ctx *x, ex_id a, ex_id b)
+{
+    if (!a || !b)
+        return 0;
+    if (a == b)
+        return a;
+    if (x->n[a].kind == EX_CONST && x->n[b].kind == EX_CONST)
+        return ex_const(x, x->n[a].k & x->n[b].k);
+    if (x->n[a].kind == EX_CONST) {
+        ex_id t = a;
+        a = b;
+        b = t;
+    }
+    if (x->n[b].kind == EX_CONST) {
+        ir_u128 c = x->n[b].k;
+        if (c == 0)
+            return b;
+        unsigned m = bitlen(c);
+        if (x->n[a].kind == EX_SUM && x->n[a].hi > mask(m)) {
+            a = ex_trunc(x, m, a);
+            if (!a)
+                return 0;
+            if (x->n[a].kind == EX_CONST)
+                return ex_const(x, x->n[a].k & c);
+        }
+        ir_u128 all = mask(bitlen(x->n[a].hi));
+        if ((c & all) == all)
+            return a;
+    }
+    if (a > b) {
+        ex_id t = a;
+        a = b;
+        b = t;
+    }
+    ir_u128 hi = x->n[a].hi < x->n[b].hi ? x->n[a].hi : x->n[b].hi;
+    return mk2(x, EX_AND, width_of(hi), false, a, b, 0, 0, hi);
+}
+
+ex_id ex_and(ex_ctx *x, unsigned w, ex_id a, ex_id b)
+{
+    if (!valid(x, a) || !valid(x, b))
+        return fail(x, "bad operand");
+    ex_id r = mk_and(x, a, b);
+    return r ? ex_trunc(x, w, r) : 0;
+}
+
+static ex_id mk_orxor(ex_ctx *x, unsigned kind, ex_id a, ex_id b)
+{
+    const ex_node *na = &x->n[a], *nb = &x->n[b];
+    if (na->kind == EX_CONST && nb->kind == EX_CONST)
+        return ex_const(x, kind == EX_OR ? na->k | nb->k : na->k ^ nb->k);
+    if (a == b)
+        return kind == EX_OR ? a : ex_const(x, 0);
+    if (na->kind == EX_CONST && na->k == 0)
+        return b;
+    if (nb->kind == EX_CONST && nb->k == 0)
+        return a;
+    ir_u128 hi = mask(bitlen(na->hi > nb->hi ? na->hi : nb->hi));
+    ir_u128 lo = kind == EX_OR ? (na->lo > nb->lo ? na->lo : nb->lo) : 0;
+    if (a > b) {
+        ex_id t = a;
+        a = b;
+        b = t;
+    }
+    return mk2(x, kind, width_of(hi), false, a, b, 0, lo, hi);
+}
+
+ex_id ex_or(ex_ctx *x, unsigned w, ex_id a, ex_id b)
+{
+    if (!valid(x, a) || !valid(x, b))
+        return fail(x, "bad operand");
+    ex_id r = mk_orxor(x, EX_OR, a, b);
+    return r ? ex_trunc(x, w, r) : 0;
+}
+
+ex_id ex_xor(ex_ctx *x, unsigned w, ex_id a, ex_id b)
+{
+    if (!valid(x, a) || !valid(x, b))
+        return fail(x, "bad operand");
+    ex_id r = mk_orxor(x, EX_XOR, a, b);
+    return r ? ex_trunc(x, w, r) : 0;
+}
+
+ex_id ex_lnot(ex_ctx *x, ex_id a)
+{
+    if (!valid(x, a))
+        return fail(x, "bad operand");
+    const ex_node *n = &x->n[a];
+    if (n->kind == EX_CONST)
+        return ex_const(x, n->k == 0);
+    if (n->lo > 0)
+        return ex_const(x, 0);
+    ex_arg arg = { a, 0 };
+    return intern(x, EX_EQZ, 1, false, 0, &arg, 1, 0, 1);
+}
+
+ex_id ex_lt(ex_ctx *x, ex_id a, ex_id b)
+{
+    if (!valid(x, a) || !valid(x, b))
+        return fail(x, "bad operand");
+    const ex_node *na = &x->n[a], *nb = &x->n[b];
+    if (na->hi < nb->lo)
+        return ex_const(x, 1);
+    if (na->lo >= nb->hi || a == b)
+        return ex_const(x, 0);
+    return mk2(x, EX_LT, 1, false, a, b, 0, 0, 1);
+}
+
+static ex_id mk_select(ex_ctx *x, ex_id c, ex_id z, ex_id nz)
+{
+    for (;;) {
+        const ex_node *nc = &x->n[c];
+        if (z == nz || nc->hi == 0)
+            return z;
+        if (nc->lo > 0)
+            return nz;
+        if (nc->kind != EX_EQZ)
+            break;
+        /* (y == 0) == 0 ? z : nz  =  y == 0 ? nz : z */
+        ex_id t = z;
+        z = nz;
+        nz = t;
+        c = x->pool[nc->args].id;
+    }
+    const ex_node *a = &x->n[z], *b = &x->n[nz];
+    ir_u128 lo = a->lo < b->lo ? a->lo : b->lo, hi = a->hi > b->hi ? a->hi : b->hi;
+    ex_arg args[3] = { { c, 0 }, { z, 0 }, { nz, 0 } };
+    return intern(x, EX_SELECT, width_of(hi), false, 0, args, 3, lo, hi);
+}
+
+ex_id ex_select(ex_ctx *x, unsigned w, ex_id c, ex_id z, ex_id nz)
+{
+    if (!valid(x, c) || !valid(x, z) || !valid(x, nz))
+        return fail(x, "bad operand");
+    ex_id r = mk_select(x, c, z, nz);
+    return r ? ex_trunc(x, w, r) : 0;
+}
+
+int ex_mulx(ex_ctx *x, unsigned s, ex_id a, ex_id b, ex_id *lo, ex_id *hi)
+{
+    if (s < 1 || s > 64) {
+        fail(x, "mulx size out of range");
+        return -1;
+    }
+    ex_id p = ex_mul(x, 128, a, b);
+    *lo = p ? ex_trunc(x, s, p) : 0;
+    *hi = p ? ex_shr(x, 64, p, s) : 0;
+    return *lo && *hi ? 0 : -1;
+}
+
+int ex_addcarry(ex_ctx *x, unsigned s, ex_id cin, ex_id a, ex_id b, ex_id *sum, ex_id *carry)
+{
+    if (s < 1 || s > 64) {
+        fail(x, "addcarry size out of range");
+        return -1;
+    }
+    ex_id t[3] = { cin, a, b };
+    ex_id full = ex_sum(x, 128, t, NULL, 3, 0);
+    *sum = full ? ex_trunc(x, s, full) : 0;
+    *carry = full ? ex_shr(x, 1, full, s) : 0;
+    return *sum && *carry ? 0 : -1;
+}
+
+int ex_subborrow(ex_ctx *x, unsigned s, ex_id bin, ex_id a, ex_id b, ex_id *diff, ex_id *borrow)
+{
+    if (s < 1 || s > 64) {
+        fail(x, "subborrow size out of range");
+        return -1;
+    }
+    ex_id t[3] = { a, b, bin };
+    ir_u128 c[3] = { 1, U128_MAX, U128_MAX };
+    *diff = ex_sum(x, s, t, c, 3, 0);
+    ex_id sub = ex_sum(x, 128, t + 1, NULL, 2, 0);
+    *borrow = sub ? ex_lt(x, a, sub) : 0;
+    return *diff && *borrow ? 0 : -1;
+}
+
+ex_id ex_shrd(ex_ctx *x, ex_id hi, ex_id lo, unsigned k)
+{
+    ex_id t[2] = { hi, lo };
+    ir_u128 c[2] = { (ir_u128)1 << 64, 1 };
+    ex_id s = ex_sum(x, 128, t, c, 2, 0);
+    return s ? ex_shr(x, 64, s, k) : 0;
+}
+
+/* ---- evaluation -------------------------------------------------------------------------------------------------- */
+
+static void eval_upto(const ex_ctx *x, uint32_t upto, const uint64_t *const *in, ir_u128 *v)
+{
+    v[0] = 0;
+    for (uint32_t id = 1; id <= upto; id++) {
+        const ex_node *n = &x->n[id];
+        const ex_arg *a = &x->pool[n->args];
+        ir_u128 r = 0;
+        switch ((ex_kind)n->kind) {
+        case EX_CONST: r = n->k; break;
+        case EX_INPUT: r = in[(uint32_t)(n->k >> 32)][(uint32_t)n->k]; break;
+        case EX_UNKNOWN: r = 0; break;
+        case EX_SUM:
+            r = n->k;
+            for (uint32_t i = 0; i < n->nargs; i++)
+                r += a[i].c * v[a[i].id];
+            break;
+        case EX_MUL: r = v[a[0].id] * v[a[1].id]; break;
+        case EX_SHR: r = n->k >= 128 ? 0 : v[a[0].id] >> (unsigned)n->k; break;
+        case EX_AND: r = v[a[0].id] & v[a[1].id]; break;
+        case EX_OR: r = v[a[0].id] | v[a[1].id]; break;
+        case EX_XOR: r = v[a[0].id] ^ v[a[1].id]; break;
+        case EX_EQZ: r = v[a[0].id] == 0; break;
+        case EX_LT: r = v[a[0].id] < v[a[1].id]; break;
+        case EX_SELECT: r = v[a[0].id] == 0 ? v[a[1].id] : v[a[2].id]; break;
+        default: break;
+        }
+        v[id] = r & mask(n->width);
+    }
+}
+
+int ex_eval_all(const ex_ctx *x, const uint64_t *const *in, ir_u128 *vals)
+{
+    eval_upto(x, x->nn - 1, in, vals);
+    return 0;
+}
+
+int ex_eval(ex_ctx *x, ex_id e, const uint64_t *const *in, ir_u128 *out)
+{
+    if (!valid(x, e))
+        return -1;
+    if (x->evcap < x->nn) {
+        ir_u128 *b = realloc(x->ev, x->nn * sizeof *b);
+        if (!b)
+            return -1;
+        x->ev = b;
+        x->evcap = x->nn;
+    }
+    eval_upto(x, e, in, x->ev);
+    *out = x->ev[e];
+    return 0;
+}
+
+/* ---- printing ---------------------------------------------------------------------------------------------------- */
+
+static void put(char *buf, size_t len, size_t *pos, const char *s)
+{
+    size_t n = strlen(s);
+    if (*pos + n + 4 >= len) {
+        if (*pos + 4 < len)
+            memcpy(buf + *pos, "...", 4), *pos += 3;
+        *pos = len; /* full */
+        return;
+    }
+    memcpy(buf + *pos, s, n + 1);
+    *pos += n;
+}
+
+static void print_rec(const ex_ctx *x, ex_id e, char *buf, size_t len, size_t *pos, int depth)
+{
+    if (*pos >= len)
+        return;
+    const ex_node *n = &x->n[e];
+    char tmp[80], hex[40];
+    switch ((ex_kind)n->kind) {
+    case EX_CONST: put(buf, len, pos, ir_u128_hex(n->k, hex)); return;
+    case EX_INPUT:
+        snprintf(tmp, sizeof tmp, "x%u_%u", (unsigned)(n->k >> 32), (unsigned)n->k);
+        put(buf, len, pos, tmp);
+        return;
+    case EX_UNKNOWN:
+        snprintf(tmp, sizeof tmp, "?%u", (unsigned)n->k);
+        put(buf, len, pos, tmp);
+        return;
+    default: break;
+    }
+    if (depth > 12) {
+        snprintf(tmp, sizeof tmp, "#%u", e);
+        put(buf, len, pos, tmp);
+        return;
+    }
+    static const char *const sym[EX_NKINDS] = { "", "", "", "+", "*", ">>", "&", "|", "^", "==0", "<", "?" };
+    snprintf(tmp, sizeof tmp, "(%s%u%s", sym[n->kind], n->width, n->wraps ? "w" : "");
+    put(buf, len, pos, tmp);
+    const ex_arg *a = &x->pool[n->args];
+    for (uint32_t i = 0; i < n->nargs; i++) {
+        put(buf, len, pos, " ");
+        if (n->kind == EX_SUM && a[i].c != 1) {
+            put(buf, len, pos, ir_u128_hex(a[i].c, hex));
+            put(buf, len, pos, "*");
+        }
+        print_rec(x, a[i].id, buf, len, pos, depth + 1);
+    }
+    if ((n->kind == EX_SUM && n->k) || n->kind == EX_SHR) {
+        put(buf, len, pos, " ");
+        put(buf, len, pos, ir_u128_hex(n->k, hex));
+    }
+    put(buf, len, pos, ")");
+}
+
+void ex_print(const ex_ctx *x, ex_id e, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    buf[0] = 0;
+    if (!valid(x, e)) {
+        snprintf(buf, len, "(none)");
+        return;
+    }
+    size_t pos = 0;
+    print_rec(x, e, buf, len, &pos, 0);
+    buf[len - 1] = 0;
+}

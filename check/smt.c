@@ -1,0 +1,291 @@
+/* smt.c — the z3 query of smt.h, through z3's C API (z3_api.h; Z3 4.x). Bit-vector semantics as in SMT-LIB's
+ * FixedSizeBitVectors theory; uninterpreted functions for two-operand products (QF_UFBV). */
+#define _POSIX_C_SOURCE 200809L
+#include "check/smt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <z3.h>
+
+const char *smt_verdict_name(smt_verdict v)
+{
+    switch (v) {
+    case SMT_EQUAL: return "EQUAL";
+    case SMT_DIFFERENT: return "DIFFERENT";
+    case SMT_UNKNOWN: return "UNKNOWN";
+    default: return "ERROR";
+    }
+}
+
+void smt_result_free(smt_result *r)
+{
+    free(r->cex);
+    r->cex = NULL;
+    r->ncex = 0;
+}
+
+static void quiet_handler(Z3_context c, Z3_error_code e)
+{
+    (void)c;
+    (void)e;
+}
+
+typedef struct {
+    Z3_context z;
+    Z3_solver s;
+    Z3_func_decl mul_lo, mul_hi, mul_wide;
+    Z3_ast *t;
+} tr;
+
+static Z3_ast num(tr *T, ir_u128 v, unsigned w)
+{
+    if (w <= 64) {
+        if (w < 64)
+            v &= (((ir_u128)1 << w) - 1);
+        return Z3_mk_unsigned_int64(T->z, (uint64_t)v, Z3_mk_bv_sort(T->z, w));
+    }
+    return Z3_mk_concat(T->z, num(T, v >> 64, w - 64), num(T, (uint64_t)v, 64));
+}
+
+static Z3_ast conv(tr *T, Z3_ast a, unsigned from, unsigned to)
+{
+    if (from == to)
+        return a;
+    if (to > from)
+        return Z3_mk_zero_ext(T->z, to - from, a);
+    return Z3_mk_extract(T->z, to - 1, 0, a);
+}
+
+static Z3_ast bit(tr *T, Z3_ast cond)
+{
+    return Z3_mk_ite(T->z, cond, num(T, 1, 1), num(T, 0, 1));
+}
+
+static unsigned max3(unsigned a, unsigned b, unsigned c)
+{
+    unsigned m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+/* term — the bit-vector term of node id (operands already translated). NULL for an unknown leaf. */
+static Z3_ast term(tr *T, const ex_ctx *x, ex_id id)
+{
+    const ex_node *n = ex_get(x, id);
+    const ex_arg *a = ex_args(x, id);
+    Z3_context z = T->z;
+    unsigned w = n->width;
+#define W(i) (ex_get(x, a[i].id)->width)
+#define TT(i) (T->t[a[i].id])
+    switch ((ex_kind)n->kind) {
+    case EX_CONST: return num(T, n->k, w);
+    case EX_INPUT: {
+        char name[48];
+        snprintf(name, sizeof name, "x%u_%u", (unsigned)(n->k >> 32), (unsigned)n->k);
+        Z3_ast v = Z3_mk_const(z, Z3_mk_string_symbol(z, name), Z3_mk_bv_sort(z, 64));
+        Z3_solver_assert(z, T->s, Z3_mk_bvule(z, num(T, n->lo, 64), v));
+        Z3_solver_assert(z, T->s, Z3_mk_bvule(z, v, num(T, n->hi, 64)));
+        return v;
+    }
+    case EX_UNKNOWN: return NULL;
+    case EX_SUM: {
+        Z3_ast acc = num(T, n->k, w);
+        for (uint32_t i = 0; i < n->nargs; i++) {
+            Z3_ast t = conv(T, TT(i), W(i), w);
+            if (a[i].c != 1)
+                t = Z3_mk_bvmul(z, num(T, a[i].c, w), t);
+            acc = Z3_mk_bvadd(z, acc, t);
+        }
+        return acc;
+    }
+    case EX_MUL: {
+        Z3_ast p;
+        if (W(0) <= 64 && W(1) <= 64) {
+            Z3_ast ops[2] = { conv(T, TT(0), W(0), 64), conv(T, TT(1), W(1), 64) };
+            p = Z3_mk_concat(z, Z3_mk_app(z, T->mul_hi, 2, ops), Z3_mk_app(z, T->mul_lo, 2, ops));
+        } else {
+            Z3_ast ops[2] = { conv(T, TT(0), W(0), 128), conv(T, TT(1), W(1), 128) };
+            p = Z3_mk_app(z, T->mul_wide, 2, ops);
+        }
+        if (!n->wraps) {
+            /* what the real product satisfies: lo <= p <= hi (the node's interval) */
+            Z3_solver_assert(z, T->s, Z3_mk_bvule(z, num(T, n->lo, 128), p));
+            Z3_solver_assert(z, T->s, Z3_mk_bvule(z, p, num(T, n->hi, 128)));
+        }
+        return conv(T, p, 128, w);
+    }
+    case EX_SHR: {
+        unsigned wa = W(0);
+        if (n->k >= wa)
+            return num(T, 0, w);
+        return conv(T, Z3_mk_bvlshr(z, TT(0), num(T, n->k, wa)), wa, w);
+    }
+    case EX_AND:
+    case EX_OR:
+    case EX_XOR: {
+        unsigned m = max3(W(0), W(1), w);
+        Z3_ast p = conv(T, TT(0), W(0), m), q = conv(T, TT(1), W(1), m);
+        Z3_ast r = n->kind == EX_AND ? Z3_mk_bvand(z, p, q) : n->kind == EX_OR ? Z3_mk_bvor(z, p, q)
+                                                                                : Z3_mk_bvxor(z, p, q);
+        return conv(T, r, m, w);
+    }
+    case EX_EQZ: return conv(T, bit(T, Z3_mk_eq(z, TT(0), num(T, 0, W(0)))), 1, w);
+    case EX_LT: {
+        unsigned m = W(0) > W(1) ? W(0) : W(1);
+        return conv(T, bit(T, Z3_mk_bvult(z, conv(T, TT(0), W(0), m), conv(T, TT(1), W(1), m))), 1, w);
+    }
+    case EX_SELECT:
+        return Z3_mk_ite(z, Z3_mk_eq(z, TT(0), num(T, 0, W(0))), conv(T, TT(1), W(1), w), conv(T, TT(2), W(2), w));
+    default: return NULL;
+    }
+#undef W
+#undef TT
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static smt_verdict finish(smt_result *r, smt_verdict v, double t0)
+{
+    r->verdict = v;
+    r->seconds = now() - t0;
+    return v;
+}
+
+smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r)
+{
+    double t0 = now();
+    memset(r, 0, sizeof *r);
+    uint32_t nn = ex_count(x);
+    if (!ex_get(x, a) || !ex_get(x, b)) {
+        snprintf(r->err, sizeof r->err, "no such expression");
+        return finish(r, SMT_ERROR, t0);
+    }
+    if (a == b)
+        return finish(r, SMT_EQUAL, t0);
+    if (ex_has_unknown(x, a) || ex_has_unknown(x, b)) {
+        snprintf(r->err, sizeof r->err, "an expression depends on an unknown value");
+        return finish(r, SMT_ERROR, t0);
+    }
+    /* the nodes under a and b (ids are topological: operands below their node) */
+    uint8_t *mark = calloc(nn + 1, 1);
+    tr T = { 0 };
+    T.t = calloc(nn + 1, sizeof *T.t);
+    if (!mark || !T.t) {
+        free(mark);
+        free(T.t);
+        snprintf(r->err, sizeof r->err, "out of memory");
+        return finish(r, SMT_ERROR, t0);
+    }
+    mark[a] = mark[b] = 1;
+    uint32_t ninputs = 0;
+    for (uint32_t id = nn; id >= 1; id--) {
+        if (!mark[id])
+            continue;
+        const ex_node *n = ex_get(x, id);
+        const ex_arg *args = ex_args(x, id);
+        for (uint32_t i = 0; i < n->nargs; i++)
+            mark[args[i].id] = 1;
+        if (n->kind == EX_INPUT)
+            ninputs++;
+    }
+    Z3_config cfg = Z3_mk_config();
+    Z3_set_param_value(cfg, "model", "true");
+    T.z = Z3_mk_context(cfg);
+    Z3_del_config(cfg);
+    Z3_set_error_handler(T.z, quiet_handler);
+    T.s = Z3_mk_solver_for_logic(T.z, Z3_mk_string_symbol(T.z, "QF_UFBV"));
+    Z3_solver_inc_ref(T.z, T.s);
+    if (timeout_ms) {
+        Z3_params p = Z3_mk_params(T.z);
+        Z3_params_inc_ref(T.z, p);
+        Z3_params_set_uint(T.z, p, Z3_mk_string_symbol(T.z, "timeout"), timeout_ms);
+        Z3_solver_set_params(T.z, T.s, p);
+        Z3_params_dec_ref(T.z, p);
+    }
+    Z3_sort bv64 = Z3_mk_bv_sort(T.z, 64), bv128 = Z3_mk_bv_sort(T.z, 128);
+    Z3_sort d64[2] = { bv64, bv64 }, d128[2] = { bv128, bv128 };
+    T.mul_lo = Z3_mk_func_decl(T.z, Z3_mk_string_symbol(T.z, "mul_lo"), 2, d64, bv64);
+    T.mul_hi = Z3_mk_func_decl(T.z, Z3_mk_string_symbol(T.z, "mul_hi"), 2, d64, bv64);
+    T.mul_wide = Z3_mk_func_decl(T.z, Z3_mk_string_symbol(T.z, "mul_wide"), 2, d128, bv128);
+    smt_verdict v = SMT_ERROR;
+    for (uint32_t id = 1; id <= nn; id++) {
+        if (!mark[id])
+            continue;
+        T.t[id] = term(&T, x, id);
+        if (!T.t[id] || Z3_get_error_code(T.z) != Z3_OK) {
+            snprintf(r->err, sizeof r->err, "cannot translate node %u (%s)", id,
+                     ex_kind_name((ex_kind)ex_get(x, id)->kind));
+            goto out;
+        }
+    }
+    unsigned wa = ex_get(x, a)->width, wb = ex_get(x, b)->width, w = wa > wb ? wa : wb;
+    Z3_solver_assert(T.z, T.s, Z3_mk_not(T.z, Z3_mk_eq(T.z, conv(&T, T.t[a], wa, w), conv(&T, T.t[b], wb, w))));
+    Z3_lbool res = Z3_solver_check(T.z, T.s);
+    if (res == Z3_L_FALSE) {
+        v = SMT_EQUAL;
+    } else if (res == Z3_L_UNDEF) {
+        snprintf(r->err, sizeof r->err, "solver: %s", Z3_solver_get_reason_unknown(T.z, T.s));
+        v = SMT_UNKNOWN;
+    } else {
+        Z3_model m = Z3_solver_get_model(T.z, T.s);
+        Z3_model_inc_ref(T.z, m);
+        r->cex = calloc(ninputs ? ninputs : 1, sizeof *r->cex);
+        uint32_t maxarr = 0, maxlimb = 0;
+        for (uint32_t id = 1; id <= nn && r->cex; id++) {
+            const ex_node *n = ex_get(x, id);
+            if (!mark[id] || n->kind != EX_INPUT)
+                continue;
+            Z3_ast val = NULL;
+            uint64_t u = (uint64_t)n->lo;
+            if (Z3_model_eval(T.z, m, T.t[id], true, &val) && val)
+                Z3_get_numeral_uint64(T.z, val, &u);
+            smt_limb *l = &r->cex[r->ncex++];
+            l->arr = (uint32_t)(n->k >> 32);
+            l->limb = (uint32_t)n->k;
+            l->v = u;
+            if (l->arr > maxarr)
+                maxarr = l->arr;
+            if (l->limb > maxlimb)
+                maxlimb = l->limb;
+        }
+        Z3_model_dec_ref(T.z, m);
+        /* check the model by concrete evaluation */
+        uint64_t *buf = calloc((size_t)(maxarr + 1) * (maxlimb + 1), sizeof *buf);
+        const uint64_t **in = calloc(maxarr + 1, sizeof *in);
+        if (!r->cex || !buf || !in) {
+            free(buf);
+            free(in);
+            snprintf(r->err, sizeof r->err, "out of memory");
+            goto out;
+        }
+        for (uint32_t i = 0; i <= maxarr; i++)
+            in[i] = buf + (size_t)i * (maxlimb + 1);
+        for (uint32_t i = 0; i < r->ncex; i++)
+            buf[(size_t)r->cex[i].arr * (maxlimb + 1) + r->cex[i].limb] = r->cex[i].v;
+        int e1 = ex_eval(x, a, in, &r->va), e2 = ex_eval(x, b, in, &r->vb);
+        free(buf);
+        free(in);
+        if (e1 || e2) {
+            snprintf(r->err, sizeof r->err, "out of memory");
+        } else if (r->va != r->vb) {
+            v = SMT_DIFFERENT;
+        } else {
+            snprintf(r->err, sizeof r->err, "the solver's model is spurious (the uninterpreted products)");
+            v = SMT_UNKNOWN;
+        }
+    }
+out:
+    Z3_solver_dec_ref(T.z, T.s);
+    Z3_del_context(T.z);
+    free(mark);
+    free(T.t);
+    if (v != SMT_DIFFERENT)
+        smt_result_free(r);
+    return finish(r, v, t0);
+}

@@ -1,0 +1,46 @@
+/* smt.h — "can expression a differ from expression b?" as a z3 bit-vector query (issue 5: where normal forms
+ * differ, the solver decides). Each node becomes a bit-vector term of its width with its exact semantics, except
+ * products of two non-constant operands: each becomes the uninterpreted pair mul_lo(a, b), mul_hi(a, b) (64-bit
+ * operand terms, operands ordered by id, as the normal form has them), full product = mul_hi : mul_lo, constrained
+ * only by the product's interval bounds (true of the real product). Products by a constant are sums (c * x) and
+ * stay bit-vector arithmetic. Input limbs are 64-bit variables constrained to their declared bounds.
+ *
+ * unsat means the two can never differ (for inputs within bounds): the abstraction over-approximates
+ * multiplication, so a proof with it holds for the real one. A model may be spurious (the uninterpreted product
+ * is not the real one): it is checked by concrete evaluation (ex_eval) and only a model under which a and b really
+ * differ gives SMT_DIFFERENT; any other outcome is SMT_UNKNOWN with a reason. */
+#ifndef ECOPT_CHECK_SMT_H
+#define ECOPT_CHECK_SMT_H
+
+#include <stdint.h>
+
+#include "check/expr.h"
+
+typedef enum {
+    SMT_EQUAL,     /* unsat: a == b for every input within bounds */
+    SMT_DIFFERENT, /* a counterexample, verified by concrete evaluation */
+    SMT_UNKNOWN,   /* timeout, solver gave up, or its model is spurious (err says which) */
+    SMT_ERROR      /* bad request: an unknown value is used, out of memory (err says which) */
+} smt_verdict;
+
+typedef struct {
+    uint32_t arr, limb;
+    uint64_t v;
+} smt_limb;
+
+typedef struct {
+    smt_verdict verdict;
+    smt_limb *cex;      /* SMT_DIFFERENT: every input limb a or b reads (free with smt_result_free) */
+    uint32_t ncex;
+    ir_u128 va, vb;     /* SMT_DIFFERENT: the values of a and b under cex (va != vb) */
+    double seconds;     /* wall time of the query (translation and solving) */
+    char err[256];
+} smt_result;
+
+/* smt_differ — decide whether a and b (zero-extended) can differ; timeout_ms 0 = no limit. Fills r and returns
+ * r->verdict. */
+smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r);
+void smt_result_free(smt_result *r);
+const char *smt_verdict_name(smt_verdict v);
+
+#endif
