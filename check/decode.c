@@ -20,6 +20,8 @@ static const ZydisMnemonic supported[] = {
     ZYDIS_MNEMONIC_OR,   ZYDIS_MNEMONIC_XOR,   ZYDIS_MNEMONIC_NOT,   ZYDIS_MNEMONIC_TEST,   ZYDIS_MNEMONIC_CMP,
     ZYDIS_MNEMONIC_CLC,  ZYDIS_MNEMONIC_STC,   ZYDIS_MNEMONIC_XCHG,  ZYDIS_MNEMONIC_PUSH,   ZYDIS_MNEMONIC_POP,
     ZYDIS_MNEMONIC_RET,  ZYDIS_MNEMONIC_MOVQ,  ZYDIS_MNEMONIC_MOVD,
+    /* the VEX forms of the same moves: gcc -march=haswell spills through xmm with vmovq */
+    ZYDIS_MNEMONIC_VMOVQ, ZYDIS_MNEMONIC_VMOVD,
     /* no effect on the state the checker tracks: padding and the CET landing pad (-fcf-protection) */
     ZYDIS_MNEMONIC_NOP,  ZYDIS_MNEMONIC_ENDBR64,
 };
@@ -108,7 +110,8 @@ static void classify(check_insn *in, const ZydisDecodedInstruction *zi)
         in->why = "an fs/gs segment override";
         return;
     }
-    if (in->mnemonic == ZYDIS_MNEMONIC_MOVQ || in->mnemonic == ZYDIS_MNEMONIC_MOVD) {
+    if (in->mnemonic == ZYDIS_MNEMONIC_MOVQ || in->mnemonic == ZYDIS_MNEMONIC_MOVD ||
+        in->mnemonic == ZYDIS_MNEMONIC_VMOVQ || in->mnemonic == ZYDIS_MNEMONIC_VMOVD) {
         int ok = in->nvisible == 2 && in->ops[0].kind == CHECK_OPND_REG && in->ops[1].kind == CHECK_OPND_REG;
         if (ok) {
             ZydisRegisterClass c0 = ZydisRegisterGetClass(in->ops[0].reg), c1 = ZydisRegisterGetClass(in->ops[1].reg);

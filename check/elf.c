@@ -153,7 +153,10 @@ int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_
             dup2(fd, 2);
             close(fd);
         }
-        char *argv[] = { (char *)"cc", (char *)"-c", (char *)"-o", objpath, (char *)src, NULL };
+        /* a name starting with '-' would be read as an option */
+        char srcarg[4096];
+        snprintf(srcarg, sizeof srcarg, "%s%s", src[0] == '-' ? "./" : "", src);
+        char *argv[] = { (char *)"cc", (char *)"-c", (char *)"-o", objpath, srcarg, NULL };
         execvp(argv[0], argv);
         fprintf(stderr, "cannot run cc: %s\n", strerror(errno));
         _exit(127);
