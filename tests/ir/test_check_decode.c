@@ -4,7 +4,8 @@
  *    poly1305_64 (ir_fiat_load), emitted as C (emit_c), compiled with gcc -O2 -fno-tree-vectorize and clang -O2
  *    -fno-vectorize -fno-slp-vectorize into objects; each function is read back (check_code_read) and decoded. The
  *    instruction count, every address, length and byte, and every relocation agree with `objdump -d -r` on the same
- *    object (its text parsed here, independently); objdump's branches and divisions are ours; every instruction is
+ *    object (its text parsed here, independently), and every mnemonic with `objdump -M intel`'s (condition-code
+ *    synonyms mapped); objdump's branches and divisions are ours; every instruction is
  *    classified SUPPORTED. The set of mnemonics per compiler is printed (it decides the executor's semantics).
  * 2. A hand-written .S: a branch, a call, a division, a RIP-relative load, an AVX instruction, lock/rep/movq-memory
  *    forms, a label without .size, a size-0 function, and one function of supported instructions whose operands and
@@ -136,13 +137,14 @@ static int hexval(char c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* objdump -d -r --insn-width=16 on obj; the lines of `<name>:` up to the next blank line. 0, or -1. */
-static int objdump_func(const char *obj, const char *name, od_func *f)
+/* objdump -d -r --insn-width=16 [-M intel] on obj; the lines of `<name>:` up to the next blank line. 0, or -1. */
+static int objdump_func_syntax(const char *obj, const char *name, od_func *f, int intel)
 {
     memset(f, 0, sizeof *f);
     char outpath[700];
     snprintf(outpath, sizeof outpath, "%s/objdump.txt", tmpdir);
-    char *argv[] = { (char *)"objdump", (char *)"-d", (char *)"-r", (char *)"--insn-width=16", (char *)obj, NULL };
+    char *argv[] = { (char *)"objdump", (char *)"-d", (char *)"-r", (char *)"--insn-width=16", (char *)obj,
+                     intel ? (char *)"-M" : NULL, (char *)"intel", NULL };
     if (run_to(argv, outpath) != 0)
         return -1;
     char *txt = slurp(outpath, NULL);
@@ -203,6 +205,63 @@ static int objdump_func(const char *obj, const char *name, od_func *f)
     return 0;
 }
 
+static int objdump_func(const char *obj, const char *name, od_func *f)
+{
+    return objdump_func_syntax(obj, name, f, 0);
+}
+
+/* objdump's Intel-syntax mnemonic in Zydis' spelling: prefixes dropped (rep/repz/lock/cs/ds/data16/notrack/bnd), the
+ * condition-code synonyms objdump prefers turned into Zydis' (e -> z, ae -> nb, ...), movabs -> mov. Into out. */
+static void od_mnemonic(const char *text, char *out, size_t len)
+{
+    static const char *const prefixes[] = { "rep ", "repz ", "repnz ", "repe ", "repne ", "lock ", "cs ", "ds ",
+                                            "data16 ", "notrack ", "bnd ", "ss ", "es " };
+    const char *t = text;
+    for (int again = 1; again;) {
+        again = 0;
+        for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+            if (!strncmp(t, prefixes[i], strlen(prefixes[i]))) {
+                t += strlen(prefixes[i]);
+                while (*t == ' ')
+                    t++;
+                again = 1;
+            }
+    }
+    size_t n = 0;
+    while (t[n] && t[n] != ' ' && t[n] != '\t' && n + 1 < len)
+        n++;
+    snprintf(out, len, "%.*s", (int)n, t);
+    /* string instructions: objdump writes the size as an operand ("stos BYTE PTR es:[rdi],al"), Zydis in the name */
+    if (!strcmp(out, "stos") || !strcmp(out, "lods") || !strcmp(out, "movs") || !strcmp(out, "scas") ||
+        !strcmp(out, "cmps")) {
+        const char *sz = strstr(t, "QWORD") ? "q" : strstr(t, "DWORD") ? "d" : strstr(t, "WORD") ? "w" : "b";
+        size_t ol = strlen(out);
+        snprintf(out + ol, len - ol, "%s", sz);
+        return;
+    }
+    if (!strcmp(out, "movabs")) {
+        snprintf(out, len, "mov");
+        return;
+    }
+    static const char *const stems[] = { "cmov", "set", "j" };
+    static const char *const cc[][2] = { { "e", "z" },    { "ne", "nz" }, { "ae", "nb" }, { "nae", "b" },
+                                         { "c", "b" },    { "nc", "nb" }, { "a", "nbe" }, { "na", "be" },
+                                         { "g", "nle" },  { "ge", "nl" }, { "ng", "le" }, { "nge", "l" },
+                                         { "pe", "p" },   { "po", "np" } };
+    for (size_t i = 0; i < 3; i++) {
+        size_t sl = strlen(stems[i]);
+        if (strncmp(out, stems[i], sl))
+            continue;
+        for (size_t k = 0; k < sizeof cc / sizeof cc[0]; k++)
+            if (!strcmp(out + sl, cc[k][0])) {
+                char tmp[64];
+                snprintf(tmp, sizeof tmp, "%s%s", stems[i], cc[k][1]);
+                snprintf(out, len, "%s", tmp);
+                return;
+            }
+    }
+}
+
 static int od_is_branch(const char *t)
 {
     return t[0] == 'j' || !strncmp(t, "call", 4) || !strncmp(t, "loop", 4) || !strncmp(t, "bnd j", 5) ||
@@ -238,6 +297,21 @@ static void compare_with_objdump(const char *label, const char *obj, const char 
             FAIL("%s: 0x%llx `%s` classified %d (objdump: branch %d, division %d)", label,
                  (unsigned long long)in->addr, o->text, (int)in->cls, br, dv);
     }
+    /* the mnemonics, against objdump's Intel syntax */
+    od_func oi;
+    if (objdump_func_syntax(obj, name, &oi, 1) != 0 || oi.n != l->n)
+        FAIL("%s: objdump -M intel shows %zu instructions, %zu decoded", label, oi.n, l->n);
+    else
+        for (size_t i = 0; i < oi.n; i++) {
+            char m[64];
+            od_mnemonic(oi.v[i].text, m, sizeof m);
+            if (strcmp(m, check_mnemonic(&l->insns[i]))) {
+                FAIL("%s: 0x%llx decoded as `%s`, objdump -M intel: `%s`", label,
+                     (unsigned long long)l->insns[i].addr, check_mnemonic(&l->insns[i]), oi.v[i].text);
+                break;
+            }
+        }
+    free(oi.v);
     if (od.nrel != code->nrelocs)
         FAIL("%s: %zu relocations read, objdump shows %zu", label, code->nrelocs, od.nrel);
     for (size_t i = 0; i < od.nrel && i < code->nrelocs; i++)
