@@ -18,12 +18,14 @@
  * -O3, -O2 -march=haswell and -O3 -march=native and lists what is not supported (information, never a failure). Exit 0 pass, 1 fail, 2 usage, 77 skip (no gcc, clang
  * or objdump). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -921,6 +923,39 @@ static void bad_inputs(void)
     snprintf(p, sizeof p, "%s/garbage.txt", tmpdir);
     write_file(p, "hello\n", 6);
     expect_error("text that is neither ELF nor .S", p, "g", "not an ELF object, and not an assembly file");
+
+    /* the assembler's temporary directory is removed, after success and after failure */
+    char td[700], sp[700];
+    snprintf(td, sizeof td, "%s/astmp", tmpdir);
+    snprintf(sp, sizeof sp, "%s/hand.S", tmpdir);
+    if (mkdir(td, 0700) != 0)
+        FAIL("cannot create %s", td);
+    else {
+        const char *old = getenv("TMPDIR");
+        char *saved = old ? strdup(old) : NULL;
+        setenv("TMPDIR", td, 1);
+        check_code code;
+        char e2[512];
+        if (check_code_read(sp, "f_ok", &code, e2, sizeof e2) == 0)
+            check_code_free(&code);
+        else
+            FAIL("hand.S with TMPDIR=%s: %s", td, e2);
+        snprintf(p, sizeof p, "%s/broken.S", tmpdir);
+        expect_error("a .S that does not assemble (TMPDIR)", p, "g", "frobnicate");
+        if (saved) {
+            setenv("TMPDIR", saved, 1);
+            free(saved);
+        } else
+            unsetenv("TMPDIR");
+        DIR *d = opendir(td);
+        unsigned left = 0;
+        for (struct dirent *de; d && (de = readdir(d));)
+            left += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+        if (d)
+            closedir(d);
+        if (left)
+            FAIL("the assembler left %u entries in TMPDIR %s", left, td);
+    }
 
     /* bytes that do not decode, and an instruction cut off at the end */
     check_insn_list l;
