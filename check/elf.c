@@ -288,7 +288,7 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
         }
     }
     if (!symscn) {
-        seterr(err, errlen, "%s: no symbol table", what);
+        seterr(err, errlen, "%s: no symbol `%s` (the file has no symbol table)", what, name);
         goto out;
     }
     if (symsh.sh_offset > len || symsh.sh_size > len - symsh.sh_offset) {
