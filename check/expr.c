@@ -263,6 +263,14 @@ ex_id ex_unknown(ex_ctx *x, unsigned w)
 
 /* ---- sums -------------------------------------------------------------------------------------------------------- */
 
+static unsigned tzc(ir_u128 c)
+{
+    if (!c)
+        return 128;
+    uint64_t lo = (uint64_t)c;
+    return lo ? (unsigned)__builtin_ctzll(lo) : 64 + (unsigned)__builtin_ctzll((uint64_t)(c >> 64));
+}
+
 static int scr_push(ex_ctx *x, ex_id id, ir_u128 c)
 {
     if (x->nscr == x->capscr) {
@@ -291,7 +299,8 @@ static int expand(ex_ctx *x, unsigned w, ex_id t, ir_u128 c, ir_u128 *k)
         *k += c * n->k;
         return 0;
     }
-    if (n->kind == EX_SUM && (!n->wraps || n->width >= w)) {
+    /* c * (v mod 2^u) = c * v mod 2^w when 2^(w-u) divides c */
+    if (n->kind == EX_SUM && (!n->wraps || n->width >= w || tzc(c) >= w - n->width)) {
         *k += c * n->k;
         uint32_t first = n->args, na = n->nargs;
         for (uint32_t i = 0; i < na; i++)
@@ -473,6 +482,26 @@ static ex_id mk_shr(ex_ctx *x, ex_id a, unsigned k)
         return ex_const(x, 0);
     if (n->kind == EX_CONST)
         return ex_const(x, n->k >> k);
+    if (n->kind == EX_SUM && !n->wraps) {
+        /* an exact sum whose coefficients and constant are all multiples of 2^j: (2^j s) >> k = s >> (k - j) */
+        unsigned j = tzc(n->k);
+        const ex_arg *ar = &x->pool[n->args];
+        for (uint32_t i = 0; i < n->nargs; i++)
+            if (tzc(ar[i].c) < j)
+                j = tzc(ar[i].c);
+        if (j > k)
+            j = k;
+        if (j > 0) {
+            uint32_t na = n->nargs, first = n->args, width = n->width;
+            ir_u128 kk = n->k >> j;
+            x->nscr = 0;
+            for (uint32_t i = 0; i < na; i++)
+                if (scr_push(x, x->pool[first + i].id, x->pool[first + i].c >> j) != 0)
+                    return fail(x, "out of memory");
+            ex_id q = finish_sum(x, width, kk);
+            return q ? mk_shr(x, q, k - j) : 0;
+        }
+    }
     if (n->kind == EX_SHR) {
         ir_u128 j = n->k;
         return mk_shr(x, x->pool[n->args].id, (unsigned)j + k);
@@ -639,6 +668,60 @@ int ex_mulx(ex_ctx *x, unsigned s, ex_id a, ex_id b, ex_id *lo, ex_id *hi)
     return *lo && *hi ? 0 : -1;
 }
 
+/* hi_of — a Z whose high word (Z >> 64) e is, else 0: e = Y >> j is the high word of Z = 2^(64-j) Y (j <= 64) or
+ * of Z = Y >> (j - 64) (j > 64), as integers (Y is a value, whether or not it was reduced). */
+static ex_id hi_of(ex_ctx *x, ex_id e)
+{
+    const ex_node *n = &x->n[e];
+    if (n->kind != EX_SHR)
+        return 0;
+    ex_id y = x->pool[n->args].id;
+    if (n->k == 64)
+        return y;
+    if (n->k > 64) /* Y >> j = (Y >> (j - 64)) >> 64 */
+        return mk_shr(x, y, (unsigned)n->k - 64);
+    ex_id z = sum1(x, 128, y, (ir_u128)1 << (64 - (unsigned)n->k), 0);
+    return z && !x->n[z].wraps ? z : 0;
+}
+
+/* carry_chain — the high step of a two-word addition: with a = Za >> 64, b = Zb >> 64 (or 0) and
+ * cin = E >> 64 where E = (Za mod 2^64) + (Zb mod 2^64) + R exactly (R >= 0), a + b + cin = (Za + Zb + R) >> 64, as
+ * integers. Returns that exact high word, or 0 when the operands do not have this shape. */
+static ex_id carry_chain(ex_ctx *x, ex_id cin, ex_id a, ex_id b)
+{
+    ex_id e = hi_of(x, cin);
+    if (!e || x->n[e].kind != EX_SUM)
+        return 0;
+    ex_id z[2] = { 0, 0 }, op[2] = { a, b };
+    unsigned nz = 0;
+    for (unsigned i = 0; i < 2; i++) {
+        const ex_node *n = &x->n[op[i]];
+        if (n->kind == EX_CONST && n->k == 0)
+            continue;
+        if (!(z[nz] = hi_of(x, op[i])))
+            return 0;
+        nz++;
+    }
+    if (!nz)
+        return 0;
+    /* R = E - sum (Z mod 2^64): must be an exact sum (no negative coefficient left) */
+    ex_id t[3] = { e, 0, 0 };
+    ir_u128 c[3] = { 1, U128_MAX, U128_MAX };
+    for (unsigned i = 0; i < nz; i++)
+        if (!(t[1 + i] = ex_trunc(x, 64, z[i])))
+            return 0;
+    ex_id r = ex_sum(x, 128, t, c, 1 + nz, 0);
+    if (!r || x->n[r].wraps)
+        return 0;
+    ex_id u[3] = { z[0], z[1], r };
+    if (nz == 1)
+        u[1] = r;
+    ex_id full = ex_sum(x, 128, u, NULL, nz + 1, 0);
+    if (!full || x->n[full].wraps)
+        return 0;
+    return mk_shr(x, full, 64);
+}
+
 int ex_addcarry(ex_ctx *x, unsigned s, ex_id cin, ex_id a, ex_id b, ex_id *sum, ex_id *carry)
 {
     if (s < 1 || s > 64) {
@@ -646,7 +729,11 @@ int ex_addcarry(ex_ctx *x, unsigned s, ex_id cin, ex_id a, ex_id b, ex_id *sum, 
         return -1;
     }
     ex_id t[3] = { cin, a, b };
-    ex_id full = ex_sum(x, 128, t, NULL, 3, 0);
+    ex_id full = 0;
+    if (s == 64 && valid(x, cin) && valid(x, a) && valid(x, b))
+        full = carry_chain(x, cin, a, b);
+    if (!full)
+        full = ex_sum(x, 128, t, NULL, 3, 0);
     *sum = full ? ex_trunc(x, s, full) : 0;
     *carry = full ? ex_shr(x, 1, full, s) : 0;
     return *sum && *carry ? 0 : -1;
@@ -668,6 +755,12 @@ int ex_subborrow(ex_ctx *x, unsigned s, ex_id bin, ex_id a, ex_id b, ex_id *diff
 
 ex_id ex_shrd(ex_ctx *x, ex_id hi, ex_id lo, unsigned k)
 {
+    if (valid(x, hi) && valid(x, lo)) {
+        /* hi = Z >> 64 and lo = Z mod 2^64: the pair is Z */
+        ex_id z = hi_of(x, hi);
+        if (z && ex_trunc(x, 64, z) == lo)
+            return ex_shr(x, 64, z, k);
+    }
     ex_id t[2] = { hi, lo };
     ir_u128 c[2] = { (ir_u128)1 << 64, 1 };
     ex_id s = ex_sum(x, 128, t, c, 2, 0);

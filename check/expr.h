@@ -119,7 +119,8 @@ int ex_subborrow(ex_ctx *x, unsigned s, ex_id bin, ex_id a, ex_id b, ex_id *diff
 ex_id ex_shrd(ex_ctx *x, ex_id hi, ex_id lo, unsigned k);  /* ((hi * 2^64 + lo) >> k) mod 2^64 */
 
 /* ---- evaluation -------------------------------------------------------------------------------------------------- */
-/* ex_eval — the value of e for concrete input limbs: in[arr][limb] (uint64_t); unknown leaves are 0. Each node is
+/* ex_eval — the value of e for concrete input limbs: in[arr][limb] (uint64_t), for every input leaf of the context
+ * (every node up to e is computed); unknown leaves are 0. Each node is
  * computed by its semantics mod 2^width (exact for inputs within the declared bounds). Returns 0 with *out, or -1
  * when memory runs out. */
 int ex_eval(ex_ctx *x, ex_id e, const uint64_t *const *in, ir_u128 *out);

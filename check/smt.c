@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check/smt.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ typedef struct {
     Z3_solver s;
     Z3_func_decl mul_lo, mul_hi, mul_wide;
     Z3_ast *t;
+    bool exact; /* products as bit-vector multiplication (the fallback after a spurious model) */
 } tr;
 
 static Z3_ast num(tr *T, ir_u128 v, unsigned w)
@@ -101,7 +103,9 @@ static Z3_ast term(tr *T, const ex_ctx *x, ex_id id)
     }
     case EX_MUL: {
         Z3_ast p;
-        if (W(0) <= 64 && W(1) <= 64) {
+        if (T->exact) {
+            p = Z3_mk_bvmul(z, conv(T, TT(0), W(0), 128), conv(T, TT(1), W(1), 128));
+        } else if (W(0) <= 64 && W(1) <= 64) {
             Z3_ast ops[2] = { conv(T, TT(0), W(0), 64), conv(T, TT(1), W(1), 64) };
             p = Z3_mk_concat(z, Z3_mk_app(z, T->mul_hi, 2, ops), Z3_mk_app(z, T->mul_lo, 2, ops));
         } else {
@@ -143,6 +147,50 @@ static Z3_ast term(tr *T, const ex_ctx *x, ex_id id)
 #undef TT
 }
 
+static bool model_value(tr *T, Z3_model m, Z3_ast t, ir_u128 *out)
+{
+    Z3_ast v = NULL;
+    if (!Z3_model_eval(T->z, m, t, true, &v) || !v)
+        return false;
+    Z3_string str = Z3_get_numeral_string(T->z, v);
+    return str && ir_u128_parse(str, out) == 0;
+}
+
+/* refine — counterexample-guided refinement of the uninterpreted products (Clarke et al. 2000, CEGAR): for each
+ * product whose value in the current model is not the real product of its operands' model values, assert the
+ * instance (a = va and b = vb) -> p = va * vb, true of real multiplication. Returns how many were added (0: the
+ * model's products are all real), -1 on error. */
+static int refine(tr *T, const ex_ctx *x, const uint8_t *mark, uint32_t nn)
+{
+    Z3_model m = Z3_solver_get_model(T->z, T->s);
+    if (!m)
+        return -1;
+    Z3_model_inc_ref(T->z, m);
+    int added = 0;
+    for (uint32_t id = 1; id <= nn; id++) {
+        const ex_node *n = ex_get(x, id);
+        if (!mark[id] || n->kind != EX_MUL)
+            continue;
+        const ex_arg *a = ex_args(x, id);
+        ir_u128 va, vb, vp;
+        if (!model_value(T, m, T->t[a[0].id], &va) || !model_value(T, m, T->t[a[1].id], &vb) ||
+            !model_value(T, m, T->t[id], &vp))
+            continue;
+        ir_u128 real = va * vb;
+        if (n->width < 128)
+            real &= (((ir_u128)1 << n->width) - 1);
+        if (real == vp)
+            continue;
+        unsigned wa = ex_get(x, a[0].id)->width, wb = ex_get(x, a[1].id)->width;
+        Z3_ast eqs[2] = { Z3_mk_eq(T->z, T->t[a[0].id], num(T, va, wa)), Z3_mk_eq(T->z, T->t[a[1].id], num(T, vb, wb)) };
+        Z3_solver_assert(T->z, T->s,
+                         Z3_mk_implies(T->z, Z3_mk_and(T->z, 2, eqs), Z3_mk_eq(T->z, T->t[id], num(T, real, n->width))));
+        added++;
+    }
+    Z3_model_dec_ref(T->z, m);
+    return added;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -157,7 +205,7 @@ static smt_verdict finish(smt_result *r, smt_verdict v, double t0)
     return v;
 }
 
-smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r)
+static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r, bool exact)
 {
     double t0 = now();
     memset(r, 0, sizeof *r);
@@ -175,6 +223,7 @@ smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_res
     /* the nodes under a and b (ids are topological: operands below their node) */
     uint8_t *mark = calloc(nn + 1, 1);
     tr T = { 0 };
+    T.exact = exact;
     T.t = calloc(nn + 1, sizeof *T.t);
     if (!mark || !T.t) {
         free(mark);
@@ -226,7 +275,12 @@ smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_res
     }
     unsigned wa = ex_get(x, a)->width, wb = ex_get(x, b)->width, w = wa > wb ? wa : wb;
     Z3_solver_assert(T.z, T.s, Z3_mk_not(T.z, Z3_mk_eq(T.z, conv(&T, T.t[a], wa, w), conv(&T, T.t[b], wb, w))));
-    Z3_lbool res = Z3_solver_check(T.z, T.s);
+    Z3_lbool res;
+    for (unsigned round = 0;; round++) {
+        res = Z3_solver_check(T.z, T.s);
+        if (res != Z3_L_TRUE || round >= 64 || refine(&T, x, mark, nn) <= 0)
+            break;
+    }
     if (res == Z3_L_FALSE) {
         v = SMT_EQUAL;
     } else if (res == Z3_L_UNDEF) {
@@ -255,6 +309,17 @@ smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_res
                 maxlimb = l->limb;
         }
         Z3_model_dec_ref(T.z, m);
+        /* ex_eval computes every node up to the one asked for: give every input leaf a value (its lower bound
+         * when the query does not read it) */
+        for (uint32_t id = 1; id <= nn; id++) {
+            const ex_node *n = ex_get(x, id);
+            if (n->kind != EX_INPUT)
+                continue;
+            if ((uint32_t)(n->k >> 32) > maxarr)
+                maxarr = (uint32_t)(n->k >> 32);
+            if ((uint32_t)n->k > maxlimb)
+                maxlimb = (uint32_t)n->k;
+        }
         /* check the model by concrete evaluation */
         uint64_t *buf = calloc((size_t)(maxarr + 1) * (maxlimb + 1), sizeof *buf);
         const uint64_t **in = calloc(maxarr + 1, sizeof *in);
@@ -266,6 +331,11 @@ smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_res
         }
         for (uint32_t i = 0; i <= maxarr; i++)
             in[i] = buf + (size_t)i * (maxlimb + 1);
+        for (uint32_t id = 1; id <= nn; id++) {
+            const ex_node *n = ex_get(x, id);
+            if (n->kind == EX_INPUT)
+                buf[(size_t)(uint32_t)(n->k >> 32) * (maxlimb + 1) + (uint32_t)n->k] = (uint64_t)n->lo;
+        }
         for (uint32_t i = 0; i < r->ncex; i++)
             buf[(size_t)r->cex[i].arr * (maxlimb + 1) + r->cex[i].limb] = r->cex[i].v;
         int e1 = ex_eval(x, a, in, &r->va), e2 = ex_eval(x, b, in, &r->vb);
@@ -288,4 +358,9 @@ out:
     if (v != SMT_DIFFERENT)
         smt_result_free(r);
     return finish(r, v, t0);
+}
+
+smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r)
+{
+    return query(x, a, b, timeout_ms, r, false);
 }

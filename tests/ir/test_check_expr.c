@@ -1,0 +1,773 @@
+/* test_check_expr.c — the checker's expression language (check/expr.c), IR symbolic execution (check/ir_sym.c)
+ * and the z3 query (check/smt.c).
+ *
+ *   1. Rules: random sequences of every constructor on random and edge operands (0, 1, 2^64-1, 2^128-1, 2^51-1 and
+ *      limbs with narrow bounds), each result checked against this file's own evaluation of the IR semantics of the
+ *      un-normalised operation (u128 arithmetic) and against the node's interval bounds.
+ *   2. Normal forms: identities that must give the same id (commutativity, associativity, mulx = u128 product,
+ *      add-with-carry = u128 sum, 19*x by shifts and adds, ~~x) and the cross-width rule (a wrapping u64 sum is
+ *      not merged into a u128 sum; the values really differ at 2^64-1), unknown leaves are tracked.
+ *   3. ir_sym on every mul/square/carry_mul/carry_square/add/sub/opp/carry of ../shared/fiat-json and some
+ *      generated functions: output expressions evaluate like ir_eval on random inputs within bounds; then the
+ *      ir_lower result: output limbs with identical normal forms are counted, the others must be EQUAL by z3;
+ *      the time per function is printed.
+ *   4. Broken lowered variants (a constant changed, a carry dropped), confirmed broken by ir_eval on random
+ *      inputs, must get a DIFFERENT limb whose counterexample really differs under ir_eval; a limb that random
+ *      testing shows different is never EQUAL.
+ *
+ * Usage: test_check_expr [--seed N] [--quick] */
+#define _POSIX_C_SOURCE 200809L
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check/expr.h"
+#include "check/ir_sym.h"
+#include "check/smt.h"
+#include "gen/gen.h"
+#include "ir/ir.h"
+
+#ifndef FIAT_JSON_DIR
+#error "FIAT_JSON_DIR must name ../shared/fiat-json"
+#endif
+
+typedef unsigned __int128 u128;
+static int failures;
+static bool quick;
+
+static void failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void failf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("FAIL: ", stdout);
+    vprintf(fmt, ap);
+    fputc('\n', stdout);
+    va_end(ap);
+    if (++failures > 40) {
+        printf("too many failures\n");
+        exit(1);
+    }
+}
+
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static u128 msk(unsigned w)
+{
+    return w >= 128 ? ~(u128)0 : (((u128)1 << w) - 1);
+}
+
+/* a value in [lo, hi], often an edge */
+static uint64_t rnd_in(u128 lo, u128 hi)
+{
+    uint64_t l = (uint64_t)lo, h = (uint64_t)hi;
+    switch (rnd() % 6) {
+    case 0: return l;
+    case 1: return h;
+    case 2: return l + (h - l > 0 ? 1 : 0);
+    default: break;
+    }
+    uint64_t r = rnd();
+    if (rnd() % 2)
+        r >>= rnd() % 64;
+    return h - l == ~(uint64_t)0 ? r : l + r % (h - l + 1);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void hex(u128 v, char *buf)
+{
+    ir_u128_hex(v, buf);
+}
+
+/* ---- 1. rules against concrete evaluation ------------------------------------------------------------------------ */
+
+typedef struct {
+    ex_id id;
+    unsigned w; /* the IR width of the value (its value is below 2^w) */
+    u128 v;     /* the reference value */
+} entry;
+
+#define POOL 400
+static entry pool[POOL];
+static unsigned npool;
+
+static void push(ex_id id, unsigned w, u128 v)
+{
+    if (npool < POOL)
+        pool[npool++] = (entry){ id, w, v & msk(w) };
+}
+
+static const entry *pick(unsigned maxw)
+{
+    for (;;) {
+        const entry *e = &pool[rnd() % npool];
+        if (e->w <= maxw)
+            return e;
+    }
+}
+
+static unsigned rules_checked;
+
+static void check_node(ex_ctx *x, const char *what, ex_id id, u128 want, const uint64_t *const *in)
+{
+    char b1[40], b2[40], pr[300];
+    rules_checked++;
+    if (!id) {
+        failf("%s: no result (%s)", what, ex_err(x));
+        return;
+    }
+    u128 got;
+    if (ex_eval(x, id, in, &got) != 0) {
+        failf("%s: eval failed", what);
+        return;
+    }
+    const ex_node *n = ex_get(x, id);
+    if (got != want) {
+        ex_print(x, id, pr, sizeof pr);
+        hex(got, b1);
+        hex(want, b2);
+        failf("%s: normal form %s evaluates to %s, the operation gives %s", what, pr, b1, b2);
+    } else if (got < n->lo || got > n->hi) {
+        ex_print(x, id, pr, sizeof pr);
+        hex(got, b1);
+        failf("%s: value %s outside the node's bounds (%s)", what, b1, pr);
+    }
+}
+
+static void test_rules(unsigned trials)
+{
+    static const unsigned widths[] = { 1, 32, 51, 64, 64, 64, 128, 128 };
+    for (unsigned t = 0; t < trials; t++) {
+        ex_ctx *x = ex_ctx_new();
+        uint64_t a0[4], a1[4];
+        const uint64_t *in[2] = { a0, a1 };
+        npool = 0;
+        for (unsigned i = 0; i < 4; i++) {
+            a0[i] = rnd_in(0, ~(uint64_t)0);
+            a1[i] = rnd_in(0, ((uint64_t)1 << 51) - 1);
+            push(ex_input(x, 0, i, 0, ~(uint64_t)0), 64, a0[i]);
+            push(ex_input(x, 1, i, 0, ((uint64_t)1 << 51) - 1), 64, a1[i]);
+        }
+        static const u128 consts[] = { 0, 1, 19, ((u128)1 << 51) - 1, ~(uint64_t)0, ~(u128)0 };
+        for (unsigned i = 0; i < sizeof consts / sizeof consts[0]; i++)
+            push(ex_const(x, consts[i]), consts[i] >> 64 ? 128 : 64, consts[i]);
+        push(ex_const(x, 1), 1, 1);
+        for (unsigned step = 0; step < 60; step++) {
+            unsigned w = widths[rnd() % 8];
+            const entry *A = pick(128), *B = pick(128), *C = pick(128);
+            u128 a = A->v, b = B->v, m = msk(w);
+            unsigned k = (unsigned)(rnd() % 132);
+            unsigned op = (unsigned)(rnd() % 17);
+            char what[64];
+            snprintf(what, sizeof what, "trial %u step %u op %u w %u", t, step, op, w);
+            ex_id r = 0, r1 = 0;
+            u128 want = 0, want1 = 0;
+            switch (op) {
+            case 0: r = ex_add(x, w, A->id, B->id), want = a + b; break;
+            case 1: r = ex_sub(x, w, A->id, B->id), want = a - b; break;
+            case 2: r = ex_mul(x, w, A->id, B->id), want = a * b; break;
+            case 3: r = ex_shl(x, w, A->id, k), want = k >= 128 ? 0 : a << k; break;
+            case 4: r = ex_shr(x, w, A->id, k), want = k >= 128 ? 0 : a >> k; break;
+            case 5: r = ex_and(x, w, A->id, B->id), want = a & b; break;
+            case 6: r = ex_or(x, w, A->id, B->id), want = a | b; break;
+            case 7: r = ex_xor(x, w, A->id, B->id), want = a ^ b; break;
+            case 8: r = ex_not(x, w, A->id), want = ~a; break;
+            case 9: r = ex_lnot(x, A->id), want = a == 0, w = 1, m = 1; break;
+            case 10: r = ex_trunc(x, w, A->id), want = a; break;
+            case 11: r = ex_lt(x, A->id, B->id), want = a < b, w = 1, m = 1; break;
+            case 12: {
+                /* cmovznz, the condition often a 1-bit value */
+                const entry *c = rnd() % 2 ? pick(1) : C;
+                r = ex_select(x, w, c->id, A->id, B->id), want = c->v == 0 ? a : b;
+                break;
+            }
+            case 13: {
+                unsigned s = rnd() % 3 ? 64 : (rnd() % 2 ? 51 : 32);
+                const entry *p = pick(64), *q = pick(64);
+                u128 pr = p->v * q->v;
+                if (ex_mulx(x, s, p->id, q->id, &r, &r1) != 0)
+                    failf("%s: mulx failed", what);
+                want = pr & msk(s), want1 = (pr >> s) & msk(64), w = 64, m = msk(64);
+                check_node(x, what, r1, want1, in);
+                push(r1, 64, want1);
+                break;
+            }
+            case 14:
+            case 15: {
+                unsigned s = rnd() % 3 ? 64 : 51;
+                const entry *c = pick(1), *p = pick(64), *q = pick(64);
+                if (op == 14) {
+                    u128 sum = c->v + p->v + q->v;
+                    if (ex_addcarry(x, s, c->id, p->id, q->id, &r, &r1) != 0)
+                        failf("%s: addcarry failed", what);
+                    want = sum & msk(s), want1 = (sum >> s) & 1;
+                } else {
+                    if (ex_subborrow(x, s, c->id, p->id, q->id, &r, &r1) != 0)
+                        failf("%s: subborrow failed", what);
+                    want = (p->v - q->v - c->v) & msk(s), want1 = p->v < q->v + c->v;
+                }
+                w = 64, m = msk(64);
+                check_node(x, what, r1, want1, in);
+                push(r1, 1, want1);
+                break;
+            }
+            default: {
+                const entry *p = pick(64), *q = pick(64);
+                k %= 128;
+                r = ex_shrd(x, p->id, q->id, k), want = ((p->v << 64) | q->v) >> k, w = 64, m = msk(64);
+                break;
+            }
+            }
+            check_node(x, what, r, want & m, in);
+            push(r, w, want);
+        }
+        /* the general sum with random coefficients (negative ones too) */
+        for (unsigned step = 0; step < 10; step++) {
+            unsigned w = widths[rnd() % 8], n = 1 + (unsigned)(rnd() % 5);
+            ex_id ids[5];
+            u128 c[5], kk = rnd() % 3 ? 0 : rnd(), want = kk;
+            for (unsigned i = 0; i < n; i++) {
+                const entry *e = pick(128);
+                ids[i] = e->id;
+                switch (rnd() % 4) {
+                case 0: c[i] = 1; break;
+                case 1: c[i] = ~(u128)0; break;
+                case 2: c[i] = (u128)1 << (rnd() % 128); break;
+                default: c[i] = rnd(); break;
+                }
+                want += c[i] * e->v;
+            }
+            check_node(x, "sum", ex_sum(x, w, ids, c, n, kk), want & msk(w), in);
+        }
+        ex_ctx_free(x);
+    }
+    printf("rules: %u results checked against concrete evaluation\n", rules_checked);
+}
+
+/* ---- 2. normal forms --------------------------------------------------------------------------------------------- */
+
+static void expect_same(ex_ctx *x, const char *what, ex_id a, ex_id b)
+{
+    if (!a || !b || a != b) {
+        char p1[300], p2[300];
+        ex_print(x, a, p1, sizeof p1);
+        ex_print(x, b, p2, sizeof p2);
+        failf("%s: normal forms differ: %s vs %s", what, p1, p2);
+    }
+}
+
+static void test_normal_forms(void)
+{
+    ex_ctx *x = ex_ctx_new();
+    const u128 M64 = ~(uint64_t)0, M51 = ((u128)1 << 51) - 1;
+    ex_id a = ex_input(x, 0, 0, 0, M64), b = ex_input(x, 0, 1, 0, M64), c = ex_input(x, 0, 2, 0, M64);
+    ex_id n1 = ex_input(x, 1, 0, 0, M51), n2 = ex_input(x, 1, 1, 0, M51);
+    expect_same(x, "a+b = b+a", ex_add(x, 64, a, b), ex_add(x, 64, b, a));
+    expect_same(x, "a*b = b*a (u128)", ex_mul(x, 128, a, b), ex_mul(x, 128, b, a));
+    expect_same(x, "a&b = b&a", ex_and(x, 64, a, b), ex_and(x, 64, b, a));
+    expect_same(x, "a^b = b^a", ex_xor(x, 64, a, b), ex_xor(x, 64, b, a));
+    expect_same(x, "(a+b)+c = a+(b+c) u64", ex_add(x, 64, ex_add(x, 64, a, b), c),
+                ex_add(x, 64, a, ex_add(x, 64, b, c)));
+    expect_same(x, "(a+b)+c = a+(b+c) u128", ex_add(x, 128, ex_add(x, 128, a, b), c),
+                ex_add(x, 128, a, ex_add(x, 128, b, c)));
+    expect_same(x, "(a+b)-b = a", ex_sub(x, 64, ex_add(x, 64, a, b), b), a);
+    expect_same(x, "~~a = a", ex_not(x, 64, ex_not(x, 64, a)), a);
+    expect_same(x, "a^a = 0", ex_xor(x, 64, a, a), ex_const(x, 0));
+    ex_id lo, hi, p = ex_mul(x, 128, a, b);
+    ex_mulx(x, 64, b, a, &lo, &hi);
+    expect_same(x, "mulx lo = (u64)(u128)a*b", lo, ex_trunc(x, 64, p));
+    expect_same(x, "mulx hi = (u64)((u128)a*b >> 64)", hi, ex_trunc(x, 64, ex_shr(x, 128, p, 64)));
+    ex_id s, cy, u = ex_add(x, 128, a, b);
+    ex_addcarry(x, 64, ex_const(x, 0), a, b, &s, &cy);
+    expect_same(x, "addcarry sum = (u64)(a+b)", s, ex_trunc(x, 64, u));
+    expect_same(x, "addcarry carry = (a+b)>>64", cy, ex_shr(x, 64, u, 64));
+    /* 19*x with two lea: t = x + 8x; r = x + 2t */
+    ex_id t9 = ex_add(x, 64, a, ex_shl(x, 64, a, 3));
+    expect_same(x, "19*a = a + 2*(a + 8*a)", ex_mul(x, 64, a, ex_const(x, 19)), ex_add(x, 64, a, ex_shl(x, 64, t9, 1)));
+    /* masks: (u64)((u128 sum) & (2^51-1)) = (u64 sum) & (2^51-1) */
+    ex_id mask = ex_const(x, M51), q = ex_mul(x, 128, n1, n2), r = ex_mul(x, 128, n1, n1);
+    expect_same(x, "mask of u128 sum = mask of its u64 part", ex_trunc(x, 64, ex_and(x, 128, ex_add(x, 128, q, r), mask)),
+                ex_and(x, 64, ex_add(x, 64, ex_trunc(x, 64, q), ex_trunc(x, 64, r)), mask));
+    /* cross-width: a wrapping u64 sum is not part of a u128 sum */
+    ex_id w1 = ex_add(x, 128, ex_add(x, 64, a, b), c), w2 = ex_add(x, 128, ex_add(x, 128, a, b), c);
+    if (w1 == w2)
+        failf("a wrapping u64 sum was merged into a u128 sum");
+    uint64_t v0[3] = { ~(uint64_t)0, ~(uint64_t)0, 5 }, v1[2] = { 0, 0 };
+    const uint64_t *in[2] = { v0, v1 };
+    u128 e1, e2;
+    ex_eval(x, w1, in, &e1);
+    ex_eval(x, w2, in, &e2);
+    if (e1 != (((u128)M64 * 2) & M64) + 5 || e2 != (u128)M64 * 2 + 5)
+        failf("cross-width sums evaluate wrongly");
+    /* ... but one that cannot wrap is */
+    expect_same(x, "non-wrapping u64 sum merges", ex_add(x, 128, ex_add(x, 64, n1, n2), c),
+                ex_add(x, 128, ex_add(x, 128, n1, n2), c));
+    /* unknown values are tracked */
+    ex_id unk = ex_unknown(x, 1), su = ex_add(x, 64, a, unk);
+    if (!ex_has_unknown(x, su) || ex_has_unknown(x, ex_add(x, 64, a, b)) || ex_unknown(x, 1) == unk)
+        failf("unknown values are not tracked");
+    smt_result sr;
+    if (smt_differ(x, su, a, 0, &sr) != SMT_ERROR)
+        failf("smt accepted an expression with an unknown value");
+    /* smt: a + 2^64 b regrouped as shrd/add pairs (lowered u128 add) */
+    ex_id x1 = ex_add(x, 128, ex_mul(x, 128, a, b), ex_mul(x, 128, b, c));
+    ex_id l1, h1, l2, h2, sl, cl;
+    ex_mulx(x, 64, a, b, &l1, &h1);
+    ex_mulx(x, 64, b, c, &l2, &h2);
+    ex_addcarry(x, 64, ex_const(x, 0), l1, l2, &sl, &cl);
+    ex_id sh, ch;
+    ex_addcarry(x, 64, cl, h1, h2, &sh, &ch);
+    ex_id hi_smt = ex_trunc(x, 64, ex_shr(x, 128, x1, 64));
+    if (smt_differ(x, hi_smt, sh, 5000, &sr) != SMT_EQUAL)
+        failf("smt: u128 sum of products, high word vs mulx/adc: %s %s", smt_verdict_name(sr.verdict), sr.err);
+    smt_result_free(&sr);
+    if (smt_differ(x, hi_smt, h1, 5000, &sr) != SMT_DIFFERENT || sr.va == sr.vb)
+        failf("smt: a dropped product is not DIFFERENT: %s %s", smt_verdict_name(sr.verdict), sr.err);
+    smt_result_free(&sr);
+    ex_ctx_free(x);
+    printf("normal forms: ok\n");
+}
+
+/* ---- 3./4. IR functions ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    ex_id *buf;
+    ex_id *out[16];
+} outs;
+
+static int sym(ex_ctx *x, const ir_func *f, outs *o)
+{
+    uint32_t total = 0;
+    for (uint32_t j = 0; j < f->narr; j++)
+        total += f->arr[j].len;
+    o->buf = calloc(total + 1, sizeof *o->buf);
+    uint32_t off = 0;
+    for (uint32_t j = 0; j < f->narr && j < 16; j++) {
+        o->out[j] = o->buf + off;
+        off += f->arr[j].len;
+    }
+    char err[256];
+    if (ir_sym_run(x, f, o->out, err, sizeof err) != 0) {
+        failf("ir_sym_run: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    uint64_t *buf;
+    uint64_t *p[16];
+} limbs;
+
+static void limbs_new(const ir_func *f, limbs *l)
+{
+    uint32_t total = 0;
+    for (uint32_t j = 0; j < f->narr; j++)
+        total += f->arr[j].len;
+    l->buf = calloc(total + 1, sizeof *l->buf);
+    uint32_t off = 0;
+    for (uint32_t j = 0; j < f->narr && j < 16; j++) {
+        l->p[j] = l->buf + off;
+        off += f->arr[j].len;
+    }
+}
+
+static void random_inputs(const ir_func *f, limbs *l)
+{
+    for (uint32_t j = 0; j < f->narr; j++)
+        if (!f->arr[j].is_output)
+            for (uint32_t i = 0; i < f->arr[j].len; i++)
+                l->p[j][i] = rnd_in(f->arr[j].lo[i], f->arr[j].hi[i]);
+}
+
+static double total_smt_time;
+static unsigned nfuncs, nlimbs, nsame, nsmt;
+
+/* check_function — ir_sym vs ir_eval, then lowered vs unlowered by normal form or z3. */
+static void check_function(const ir_func *f, const char *label)
+{
+    double t0 = now();
+    ex_ctx *x = ex_ctx_new();
+    outs o = { 0 }, ol = { 0 };
+    limbs in, out;
+    limbs_new(f, &in);
+    limbs_new(f, &out);
+    char err[512];
+    ir_func *L = ir_lower(f, err, sizeof err);
+    if (!L) {
+        failf("%s: ir_lower: %s", label, err);
+        goto done;
+    }
+    if (sym(x, f, &o) != 0 || sym(x, L, &ol) != 0)
+        goto done;
+    double tsym = now() - t0;
+    /* the expressions evaluate like the interpreter */
+    ir_u128 *vals = malloc((ex_count(x) + 1) * sizeof *vals);
+    for (unsigned it = 0; it < (quick ? 10u : 40u); it++) {
+        random_inputs(f, &in);
+        ir_eval(f, (const uint64_t *const *)in.p, out.p);
+        ex_eval_all(x, (const uint64_t *const *)in.p, vals);
+        for (uint32_t j = 0; j < f->narr; j++)
+            if (f->arr[j].is_output)
+                for (uint32_t i = 0; i < f->arr[j].len; i++) {
+                    if (vals[o.out[j][i]] != out.p[j][i] || vals[ol.out[j][i]] != out.p[j][i]) {
+                        failf("%s: output %s[%u]: expression %s / lowered %s differ from ir_eval", label,
+                              f->arr[j].name, i, vals[o.out[j][i]] != out.p[j][i] ? "wrong" : "right",
+                              vals[ol.out[j][i]] != out.p[j][i] ? "wrong" : "right");
+                        it = 1000;
+                    }
+                }
+    }
+    free(vals);
+    /* lowered vs unlowered */
+    unsigned same = 0, n = 0, proved = 0;
+    double tsmt = 0;
+    for (uint32_t j = 0; j < f->narr; j++)
+        if (f->arr[j].is_output)
+            for (uint32_t i = 0; i < f->arr[j].len; i++) {
+                n++;
+                if (o.out[j][i] == ol.out[j][i]) {
+                    same++;
+                    continue;
+                }
+                smt_result r;
+                smt_differ(x, o.out[j][i], ol.out[j][i], 10000, &r);
+                tsmt += r.seconds;
+                if (r.verdict == SMT_EQUAL)
+                    proved++;
+                else
+                    failf("%s: output %s[%u], lowered vs unlowered: %s %s", label, f->arr[j].name, i,
+                          smt_verdict_name(r.verdict), r.err);
+                smt_result_free(&r);
+            }
+    nfuncs++;
+    nlimbs += n;
+    nsame += same;
+    nsmt += proved;
+    total_smt_time += tsmt;
+    printf("%-44s nodes %5u/%5u  limbs %2u  same %2u  z3 %2u  sym %.3f s  z3 %.3f s\n", label, f->nnode, L->nnode, n,
+           same, proved, tsym, tsmt);
+done:
+    ir_func_free(L);
+    free(o.buf);
+    free(ol.buf);
+    free(in.buf);
+    free(out.buf);
+    ex_ctx_free(x);
+}
+
+static char *read_file(const char *name, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", FIAT_JSON_DIR, name);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        printf("cannot open %s\n", path);
+        exit(1);
+    }
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (!buf || fread(buf, 1, (size_t)n, fp) != (size_t)n) {
+        printf("cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(fp);
+    buf[n] = 0;
+    *len = (size_t)n;
+    return buf;
+}
+
+static const char *const fiat_files[] = {
+    "curve25519_64",   "curve25519_solinas_64", "p448_solinas_64", "p521_64",
+    "poly1305_64",     "secp256k1_dettman_64",  "p224_64",         "p256_64",
+    "p384_64",         "p434_64",               "secp256k1_montgomery_64", "curve25519_scalar_64",
+    "p256_scalar_64",
+};
+
+static bool ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static bool wanted(const char *fn)
+{
+    static const char *const sufs[] = { "_mul", "_square", "_add", "_sub", "_opp", "_carry" };
+    for (size_t i = 0; i < sizeof sufs / sizeof sufs[0]; i++)
+        if (ends_with(fn, sufs[i]))
+            return true;
+    return false;
+}
+
+static ir_func *load(const char *file, const char *fn)
+{
+    char name[128], err[512];
+    size_t len;
+    snprintf(name, sizeof name, "%s.json", file);
+    char *json = read_file(name, &len);
+    ir_func *f = ir_fiat_load(json, len, name, fn, err, sizeof err);
+    if (!f)
+        failf("%s: %s", fn, err);
+    free(json);
+    return f;
+}
+
+static void test_fiat(void)
+{
+    for (size_t fi = 0; fi < sizeof fiat_files / sizeof fiat_files[0]; fi++) {
+        char name[128];
+        size_t len;
+        snprintf(name, sizeof name, "%s.json", fiat_files[fi]);
+        char *json = read_file(name, &len);
+        cJSON *root = cJSON_Parse(json);
+        for (const cJSON *fn = root ? root->child : NULL; fn; fn = fn->next) {
+            const cJSON *op = cJSON_GetObjectItemCaseSensitive(fn, "operation");
+            if (!cJSON_IsString(op) || !wanted(op->valuestring))
+                continue;
+            if (quick && !ends_with(op->valuestring, "_mul"))
+                continue;
+            char err[512];
+            ir_func *f = ir_fiat_load(json, len, name, op->valuestring, err, sizeof err);
+            if (!f) {
+                failf("%s: %s", op->valuestring, err);
+                continue;
+            }
+            check_function(f, op->valuestring);
+            ir_func_free(f);
+        }
+        cJSON_Delete(root);
+        free(json);
+    }
+}
+
+static void test_gen(void)
+{
+    static const gen_spec specs[] = {
+        { "2^255-19", GEN_SOLINAS_UNSATURATED, 5, IR_KIND_MUL, NULL },
+        { "2^255-19", GEN_SOLINAS_UNSATURATED, 5, IR_KIND_SQUARE, NULL },
+        { "2^255-19", GEN_SOLINAS_SATURATED, 4, IR_KIND_MUL, NULL },
+        { "2^130-5", GEN_SOLINAS_UNSATURATED, 3, IR_KIND_MUL, NULL },
+        { "2^256-2^224+2^192+2^96-1", GEN_MONTGOMERY, 4, IR_KIND_MUL, NULL },
+        { "2^256-2^32-977", GEN_MONTGOMERY, 4, IR_KIND_SQUARE, NULL },
+        { "2^255-19", GEN_SOLINAS_UNSATURATED, 5, IR_KIND_SUB, NULL },
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        char err[512], label[64];
+        ir_func *f = gen_build(&specs[i], err, sizeof err);
+        if (!f) {
+            failf("gen_build: %s", err);
+            continue;
+        }
+        snprintf(label, sizeof label, "gen:%s", f->name);
+        check_function(f, label);
+        ir_func_free(f);
+    }
+}
+
+/* ---- 4. broken variants ------------------------------------------------------------------------------------------ */
+
+/* differs — whether g's outputs differ from f's on in; fills which limbs (flat index) in diff */
+static bool differs(const ir_func *f, const ir_func *g, const limbs *in, bool *diff)
+{
+    limbs o1, o2;
+    limbs_new(f, &o1);
+    limbs_new(f, &o2);
+    ir_eval(f, (const uint64_t *const *)in->p, o1.p);
+    ir_eval(g, (const uint64_t *const *)in->p, o2.p);
+    bool any = false;
+    unsigned k = 0;
+    for (uint32_t j = 0; j < f->narr; j++)
+        if (f->arr[j].is_output)
+            for (uint32_t i = 0; i < f->arr[j].len; i++, k++)
+                if (o1.p[j][i] != o2.p[j][i]) {
+                    any = true;
+                    if (diff)
+                        diff[k] = true;
+                }
+    free(o1.buf);
+    free(o2.buf);
+    return any;
+}
+
+/* mutate — the nth candidate of class cls in g: 0 = change a constant operand of mul/mulx/and/add, 1 = drop the
+ * carry-in of an addcarryx (or borrow-in of a subborrowx). Returns false when there is no nth candidate. */
+static bool mutate(ir_func *g, int cls, unsigned nth, char *desc, size_t len)
+{
+    unsigned seen = 0;
+    for (uint32_t i = 0; i < g->nnode; i++) {
+        ir_node *n = &g->node[i];
+        if (cls == 0 && (n->op == IR_MUL || n->op == IR_MULX || n->op == IR_AND || n->op == IR_ADD)) {
+            for (unsigned j = 0; j < n->nargs; j++) {
+                const ir_value *v = &g->val[n->arg[j]];
+                if (v->is_const && v->k > 1 && seen++ == nth) {
+                    char h[40];
+                    snprintf(desc, len, "node %u (%s): constant %s -> ^1", i, ir_op_name((ir_op)n->op),
+                             ir_u128_hex(v->k, h));
+                    ir_val c = ir_const(g, v->width, v->k ^ 1);
+                    g->node[i].arg[j] = c;
+                    return true;
+                }
+            }
+        }
+        if (cls == 1 && (n->op == IR_ADDCARRYX || n->op == IR_SUBBORROWX) && !g->val[n->arg[0]].is_const &&
+            seen++ == nth) {
+            snprintf(desc, len, "node %u (%s): carry-in dropped", i, ir_op_name((ir_op)n->op));
+            ir_val c = ir_const(g, g->val[n->arg[0]].width, 0);
+            g->node[i].arg[0] = c;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void test_broken(void)
+{
+    static const struct {
+        const char *file, *fn;
+    } cases[] = {
+        { "curve25519_64", "fiat_25519_carry_mul" },       { "p256_64", "fiat_p256_mul" },
+        { "secp256k1_montgomery_64", "fiat_secp256k1_montgomery_mul" },
+        { "curve25519_solinas_64", "fiat_curve25519_solinas_mul" }, { "poly1305_64", "fiat_poly1305_carry_mul" },
+    };
+    unsigned variants = 0;
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        ir_func *f = load(cases[ci].file, cases[ci].fn);
+        if (!f)
+            continue;
+        char err[512];
+        ir_func *L = ir_lower(f, err, sizeof err);
+        for (int cls = 0; cls < 2 && L; cls++) {
+            unsigned made = 0;
+            for (unsigned nth = 0; made < 1 && nth < 40; nth++) {
+                ir_func *g = ir_func_clone(L);
+                char desc[160];
+                if (!mutate(g, cls, nth * 3, desc, sizeof desc)) {
+                    ir_func_free(g);
+                    break;
+                }
+                /* broken for real? (random testing, the interpreter) */
+                unsigned nout = 0;
+                for (uint32_t j = 0; j < f->narr; j++)
+                    if (f->arr[j].is_output)
+                        nout += f->arr[j].len;
+                bool *diff = calloc(nout, sizeof *diff), any = false;
+                limbs in;
+                limbs_new(f, &in);
+                for (unsigned it = 0; it < 3000; it++) {
+                    random_inputs(f, &in);
+                    any |= differs(f, g, &in, diff);
+                }
+                if (!any) {
+                    free(diff);
+                    free(in.buf);
+                    ir_func_free(g);
+                    continue;
+                }
+                made++;
+                variants++;
+                ex_ctx *x = ex_ctx_new();
+                outs o = { 0 }, og = { 0 };
+                if (sym(x, f, &o) == 0 && sym(x, g, &og) == 0) {
+                    unsigned k = 0, ndiff = 0;
+                    double t = 0;
+                    for (uint32_t j = 0; j < f->narr; j++)
+                        if (f->arr[j].is_output)
+                            for (uint32_t i = 0; i < f->arr[j].len; i++, k++) {
+                                if (o.out[j][i] == og.out[j][i]) {
+                                    if (diff[k])
+                                        failf("%s %s: limb %u has equal normal forms but differs", cases[ci].fn,
+                                              desc, i);
+                                    continue;
+                                }
+                                smt_result r;
+                                smt_differ(x, o.out[j][i], og.out[j][i], 10000, &r);
+                                t += r.seconds;
+                                if (r.verdict == SMT_EQUAL && diff[k])
+                                    failf("%s %s: limb %u EQUAL but ir_eval shows a difference", cases[ci].fn, desc,
+                                          i);
+                                if (r.verdict == SMT_DIFFERENT) {
+                                    /* the counterexample under the interpreter */
+                                    for (uint32_t a = 0; a < f->narr; a++)
+                                        if (!f->arr[a].is_output)
+                                            for (uint32_t b = 0; b < f->arr[a].len; b++)
+                                                in.p[a][b] = (uint64_t)f->arr[a].lo[b];
+                                    for (uint32_t c = 0; c < r.ncex; c++)
+                                        in.p[r.cex[c].arr][r.cex[c].limb] = r.cex[c].v;
+                                    bool *d2 = calloc(nout, sizeof *d2);
+                                    differs(f, g, &in, d2);
+                                    if (!d2[k])
+                                        failf("%s %s: limb %u: counterexample does not differ under ir_eval",
+                                              cases[ci].fn, desc, i);
+                                    else
+                                        ndiff++;
+                                    free(d2);
+                                }
+                                smt_result_free(&r);
+                            }
+                    printf("broken %-36s %-44s DIFFERENT limbs %u (%.3f s)\n", cases[ci].fn, desc, ndiff, t);
+                    if (!ndiff)
+                        failf("%s %s: no limb DIFFERENT", cases[ci].fn, desc);
+                }
+                free(o.buf);
+                free(og.buf);
+                ex_ctx_free(x);
+                free(diff);
+                free(in.buf);
+                ir_func_free(g);
+            }
+            if (!made)
+                failf("%s: no broken variant of class %d", cases[ci].fn, cls);
+        }
+        ir_func_free(L);
+        ir_func_free(f);
+    }
+    printf("broken variants: %u\n", variants);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--quick"))
+            quick = true;
+        else {
+            fprintf(stderr, "usage: test_check_expr [--seed N] [--quick]\n");
+            return 2;
+        }
+    }
+    rng_state = seed;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    test_rules(quick ? 200 : 2000);
+    test_normal_forms();
+    test_fiat();
+    test_gen();
+    printf("functions %u, output limbs %u: identical normal forms %u, z3 EQUAL %u, z3 time %.3f s\n", nfuncs, nlimbs,
+           nsame, nsmt, total_smt_time);
+    test_broken();
+    if (failures) {
+        printf("%d failures\n", failures);
+        return 1;
+    }
+    printf("ok\n");
+    return 0;
+}
