@@ -536,6 +536,8 @@ static ex_id mk_and(ex_ctx *x, ex_id a, ex_id b)
         if (c == 0)
             return b;
         unsigned m = bitlen(c);
+        if ((c & (c + 1)) == 0) /* x & (2^m - 1) = x mod 2^m */
+            return ex_trunc(x, m, a);
         if (x->n[a].kind == EX_SUM && x->n[a].hi > mask(m)) {
             a = ex_trunc(x, m, a);
             if (!a)

@@ -360,7 +360,95 @@ out:
     return finish(r, v, t0);
 }
 
+/* sample — evaluate a and b on n pseudo-random inputs within the leaves' bounds (edges often); on a difference fill
+ * r as SMT_DIFFERENT with every input leaf of the context as the counterexample. 1 found, 0 not, -1 no memory. */
+static int sample(ex_ctx *x, ex_id a, ex_id b, unsigned n, smt_result *r)
+{
+    uint32_t nn = ex_count(x), maxarr = 0, maxlimb = 0, nin = 0;
+    for (uint32_t id = 1; id <= nn; id++) {
+        const ex_node *e = ex_get(x, id);
+        if (e->kind != EX_INPUT)
+            continue;
+        nin++;
+        if ((uint32_t)(e->k >> 32) > maxarr)
+            maxarr = (uint32_t)(e->k >> 32);
+        if ((uint32_t)e->k > maxlimb)
+            maxlimb = (uint32_t)e->k;
+    }
+    size_t stride = (size_t)maxlimb + 1;
+    uint64_t *buf = calloc((maxarr + 1) * stride, sizeof *buf);
+    const uint64_t **in = calloc(maxarr + 1, sizeof *in);
+    int found = 0;
+    if (!buf || !in) {
+        found = -1;
+        goto out;
+    }
+    for (uint32_t i = 0; i <= maxarr; i++)
+        in[i] = buf + i * stride;
+    uint64_t st = 0x243f6a8885a308d3u ^ ((uint64_t)a << 32 | b);
+    for (unsigned it = 0; it < n && !found; it++) {
+        for (uint32_t id = 1; id <= nn; id++) {
+            const ex_node *e = ex_get(x, id);
+            if (e->kind != EX_INPUT)
+                continue;
+            uint64_t z = (st += 0x9e3779b97f4a7c15u);
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+            z ^= z >> 31;
+            uint64_t lo = (uint64_t)e->lo, hi = (uint64_t)e->hi, v;
+            switch (z % 4) {
+            case 0: v = hi; break;
+            case 1: v = lo; break;
+            default: v = hi - lo == ~(uint64_t)0 ? z : lo + (z >> 2) % (hi - lo + 1); break;
+            }
+            buf[(uint32_t)(e->k >> 32) * stride + (uint32_t)e->k] = v;
+        }
+        if (ex_eval(x, a, in, &r->va) != 0 || ex_eval(x, b, in, &r->vb) != 0) {
+            found = -1;
+            goto out;
+        }
+        if (r->va != r->vb)
+            found = 1;
+    }
+    if (found == 1) {
+        r->cex = calloc(nin, sizeof *r->cex);
+        if (!r->cex) {
+            found = -1;
+            goto out;
+        }
+        for (uint32_t id = 1; id <= nn; id++) {
+            const ex_node *e = ex_get(x, id);
+            if (e->kind != EX_INPUT)
+                continue;
+            smt_limb *l = &r->cex[r->ncex++];
+            l->arr = (uint32_t)(e->k >> 32);
+            l->limb = (uint32_t)e->k;
+            l->v = buf[l->arr * stride + l->limb];
+        }
+        r->verdict = SMT_DIFFERENT;
+        r->sampled = true;
+    }
+out:
+    free(buf);
+    free(in);
+    return found;
+}
+
 smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r)
 {
     return query(x, a, b, timeout_ms, r, false);
+}
+
+smt_verdict smt_differ_sampled(ex_ctx *x, ex_id a, ex_id b, unsigned nsamples, unsigned timeout_ms, smt_result *r)
+{
+    double t0 = now();
+    memset(r, 0, sizeof *r);
+    if (ex_get(x, a) && ex_get(x, b) && a != b && !ex_has_unknown(x, a) && !ex_has_unknown(x, b) &&
+        sample(x, a, b, nsamples, r) == 1) {
+        r->seconds = now() - t0;
+        return SMT_DIFFERENT;
+    }
+    smt_verdict v = query(x, a, b, timeout_ms, r, false);
+    r->seconds = now() - t0;
+    return v;
 }

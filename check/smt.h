@@ -33,6 +33,7 @@ typedef struct {
     smt_limb *cex;      /* SMT_DIFFERENT: every input limb a or b reads (free with smt_result_free) */
     uint32_t ncex;
     ir_u128 va, vb;     /* SMT_DIFFERENT: the values of a and b under cex (va != vb) */
+    bool sampled;       /* SMT_DIFFERENT found by smt_differ_sampled's sampling, not by the solver */
     double seconds;     /* wall time of the query (translation and solving) */
     char err[256];
 } smt_result;
@@ -40,6 +41,10 @@ typedef struct {
 /* smt_differ — decide whether a and b (zero-extended) can differ; timeout_ms 0 = no limit. Fills r and returns
  * r->verdict. */
 smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r);
+/* smt_differ_sampled — first evaluate a and b on nsamples pseudo-random inputs within bounds (ex_eval; edges
+ * often): a difference is SMT_DIFFERENT with that input (r->sampled); otherwise smt_differ. Never EQUAL on the
+ * strength of samples. */
+smt_verdict smt_differ_sampled(ex_ctx *x, ex_id a, ex_id b, unsigned nsamples, unsigned timeout_ms, smt_result *r);
 void smt_result_free(smt_result *r);
 const char *smt_verdict_name(smt_verdict v);
 
