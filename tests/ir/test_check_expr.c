@@ -2,7 +2,7 @@
  * and the z3 query (check/smt.c).
  *
  *   1. Rules: random sequences of every constructor on random and edge operands (0, 1, 2^64-1, 2^128-1, 2^51-1 and
- *      limbs with narrow bounds), each result checked against this file's own evaluation of the IR semantics of the
+ *      limbs with narrow bounds), lowered two-word additions and shifts (the carry-chain rules), each result checked against this file's own evaluation of the IR semantics of the
  *      un-normalised operation (u128 arithmetic) and against the node's interval bounds.
  *   2. Normal forms: identities that must give the same id (commutativity, associativity, mulx = u128 product,
  *      add-with-carry = u128 sum, 19*x by shifts and adds, ~~x) and the cross-width rule (a wrapping u64 sum is
@@ -173,7 +173,7 @@ static void test_rules(unsigned trials)
             const entry *A = pick(128), *B = pick(128), *C = pick(128);
             u128 a = A->v, b = B->v, m = msk(w);
             unsigned k = (unsigned)(rnd() % 132);
-            unsigned op = (unsigned)(rnd() % 17);
+            unsigned op = (unsigned)(rnd() % 19);
             char what[64];
             snprintf(what, sizeof what, "trial %u step %u op %u w %u", t, step, op, w);
             ex_id r = 0, r1 = 0;
@@ -225,6 +225,35 @@ static void test_rules(unsigned trials)
                 w = 64, m = msk(64);
                 check_node(x, what, r1, want1, in);
                 push(r1, 1, want1);
+                break;
+            }
+            case 17:
+            case 18: {
+                /* lowered two-word arithmetic (the carry-chain and shrd rules): (h1:l1) + (h2:l2) from two mulx
+                 * products, or a product plus a 64-bit value; then the words, or shrd of the sum */
+                const entry *p1 = pick(64), *q1 = pick(64), *p2 = pick(64), *q2 = pick(64);
+                ex_id l1, h1, l2, h2, sl, cl, sh, ch;
+                u128 P1 = p1->v * q1->v, P2 = p2->v * q2->v;
+                ex_mulx(x, 64, p1->id, q1->id, &l1, &h1);
+                if (rnd() % 3 == 0) {
+                    l2 = p2->id, h2 = ex_const(x, 0), P2 = p2->v;
+                } else {
+                    ex_mulx(x, 64, p2->id, q2->id, &l2, &h2);
+                }
+                if (rnd() % 2 == 0) { /* a shifted pair: (h:l) << 1 as lowered (shl, shrd) */
+                    h1 = ex_shrd(x, h1, l1, 63), l1 = ex_shl(x, 64, l1, 1);
+                    P1 <<= 1;
+                }
+                ex_addcarry(x, 64, ex_const(x, 0), l1, l2, &sl, &cl);
+                ex_addcarry(x, 64, cl, h1, h2, &sh, &ch);
+                u128 S = P1 + P2;
+                check_node(x, what, sl, S & msk(64), in);
+                check_node(x, what, sh, (S >> 64) & msk(64), in);
+                bool carry = S < P1; /* the sum's bit 128 */
+                check_node(x, what, ch, carry, in);
+                k %= 64;
+                r = op == 17 ? ex_shrd(x, sh, sl, k) : ex_shr(x, 64, ex_shrd(x, sh, sl, k), 0);
+                want = (S >> k) & msk(64), w = 64, m = msk(64);
                 break;
             }
             default: {
