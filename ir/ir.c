@@ -313,8 +313,8 @@ static void node_bounds(ir_func *f, ir_node *n)
         unsigned k = (unsigned)b->k;
         lo = k >= 128 ? 0 : a->lo >> k;
         hi = k >= 128 ? 0 : a->hi >> k;
-        if (hi > max)
-            lo = 0, hi = max;
+        if (hi > max) /* a shift into a narrower type that drops bits: not one of the wrapping operations */
+            ovf = true, lo = 0, hi = max;
         break;
     }
     case IR_AND:
@@ -333,7 +333,7 @@ static void node_bounds(ir_func *f, ir_node *n)
             hi = (hi << 1) | 1;
         lo = (n->op == IR_OR) ? (a->lo > b->lo ? a->lo : b->lo) : 0;
         if (hi > max)
-            lo = 0, hi = max;
+            ovf = true, lo = 0, hi = max;
         break;
     case IR_NOT:
         if (a->hi <= max)
@@ -348,6 +348,10 @@ static void node_bounds(ir_func *f, ir_node *n)
     case IR_MULX: {
         ir_u128 plo = a->lo * b->lo, phi = a->hi * b->hi; /* operands are at most 64 bits: no wrap */
         ir_u128 m = ir_width_max(n->size);
+        if (a->hi > m || b->hi > m) { /* an operand wider than s bits: hi would not fit (ir.h) */
+            ovf = true;
+            plo = 0, phi = m * m;
+        }
         if (phi <= m)
             lo = plo, hi = phi;
         else
@@ -359,7 +363,10 @@ static void node_bounds(ir_func *f, ir_node *n)
     case IR_ADDCARRYX:
     case IR_SUBBORROWX: {
         ir_u128 m = ir_width_max(n->size);
-        /* args: c, a, b (fiat order): operands at most 64 bits, so nothing below wraps in 128 bits */
+        /* args: c, a, b (fiat order): operands at most 64 bits, so nothing below wraps in 128 bits. An operand
+         * wider than s bits would lose bits (a carry of 2, a borrow that is not the sign): an overflow. */
+        if (b->hi > m || c->hi > m)
+            ovf = true;
         if (n->op == IR_ADDCARRYX) {
             ir_u128 slo = a->lo + b->lo + c->lo, shi = a->hi + b->hi + c->hi;
             if (shi <= m)
@@ -394,7 +401,7 @@ static void node_bounds(ir_func *f, ir_node *n)
         else
             lo = b->lo < c->lo ? b->lo : c->lo, hi = b->hi > c->hi ? b->hi : c->hi;
         if (hi > max)
-            lo = 0, hi = max;
+            ovf = true, lo = 0, hi = max;
         break;
     case IR_SHRD: {
         unsigned k = (unsigned)c->k;
@@ -414,6 +421,10 @@ static void node_bounds(ir_func *f, ir_node *n)
     r0->lo = lo;
     r0->hi = hi;
     r0->overflow = ovf;
+    if (ovf && r1) { /* the second result's bounds mean nothing then; keep them within its type */
+        r1->lo = 0;
+        r1->hi = ir_width_max(r1->width);
+    }
 }
 
 static int check_operands(ir_func *f, ir_op op, unsigned width, unsigned size, const ir_val *args, unsigned nargs)
@@ -610,9 +621,54 @@ static void describe_node(const ir_func *f, uint32_t i, char *buf, size_t len)
         o += snprintf(buf + o, len - (size_t)o, "%s %s", k ? "," : "", vname(f, n->arg[k]));
 }
 
+/* The metadata says what the function computes; emitters print it as a formula and `call` trusts a Montgomery
+ * function's "outputs < p". So it must at least be coherent: a prime that is an expression (its value is checked
+ * where GMP is at hand: gen, the tests, the ecopt command), the kind's number of inputs, the limb widths' count. */
+static int validate_metadata(ir_func *f)
+{
+    uint32_t nin = 0, nout = 0, len = 0;
+    int depth = 0;
+    for (uint32_t i = 0; i < f->narr; i++) {
+        if (f->arr[i].is_output)
+            nout++;
+        else
+            nin++;
+        if (i == 0)
+            len = f->arr[i].len;
+    }
+    for (const char *c = f->prime; *c; c++) {
+        if (*c == '(')
+            depth++;
+        else if (*c == ')') {
+            if (--depth < 0)
+                break;
+        } else if (!strchr("0123456789abcdefABCDEFxX+-*^ ", *c))
+            return fail(f, "prime `%s`: `%c` is not part of an integer expression", f->prime, *c);
+    }
+    if (depth != 0)
+        return fail(f, "prime `%s`: unbalanced parentheses", f->prime);
+    if ((f->kind != IR_KIND_NONE || f->pre_lt_p) && !f->prime[0])
+        return fail(f, "kind %s or `require inputs < p` needs a prime", ir_kind_name(f->kind));
+    if (f->kind != IR_KIND_NONE) {
+        unsigned want = (f->kind == IR_KIND_MUL || f->kind == IR_KIND_ADD || f->kind == IR_KIND_SUB) ? 2 : 1;
+        if (nin != want || nout != 1)
+            return fail(f, "kind %s takes %u input array%s and gives 1 output array; this function has %u and %u",
+                        ir_kind_name(f->kind), want, want > 1 ? "s" : "", nin, nout);
+        for (uint32_t i = 0; i < f->narr; i++)
+            if (f->arr[i].len != len)
+                return fail(f, "kind %s: array %s has %u limbs, %s has %u", ir_kind_name(f->kind), f->arr[i].name,
+                            f->arr[i].len, f->arr[0].name, len);
+        if (f->repr == IR_REPR_RADIX && f->nlimbw != len)
+            return fail(f, "repr radix gives %u limb widths for %u limbs", f->nlimbw, len);
+    }
+    return 0;
+}
+
 int ir_validate(ir_func *f)
 {
     char d[200];
+    if (validate_metadata(f) < 0)
+        return -1;
     uint8_t *defined = calloc(f->nval ? f->nval : 1, 1);
     if (!defined)
         return fail(f, "out of memory");
@@ -681,16 +737,22 @@ int ir_bounds(ir_func *f)
             continue;
         if (n->nres && f->val[n->res[0]].overflow) {
             const ir_value *r = &f->val[n->res[0]];
+            char ops[3 * 40 + 16] = "";
+            size_t o = 0;
+            for (unsigned k = 0; k < n->nargs; k++)
+                o += (size_t)snprintf(ops + o, sizeof ops - o, "%s%s", k ? (k + 1 == n->nargs ? " and " : ", ") : "",
+                                      ir_u128_hex(f->val[n->arg[k]].hi, b1));
             describe_node(f, i, d, sizeof d);
-            rc = fail(f, "node %u (%s): the u%u result can overflow (operands up to %s%s%s): overflow", i, d,
-                      r->width, n->nargs ? ir_u128_hex(f->val[n->arg[0]].hi, b1) : "",
-                      n->nargs > 1 ? " and " : "", n->nargs > 1 ? ir_u128_hex(f->val[n->arg[1]].hi, b2) : "");
+            rc = fail(f, "node %u (%s): the u%u result can overflow (operands up to %s): overflow", i, d, r->width, ops);
         } else if (n->op == IR_STORE) {
             const ir_array *a = &f->arr[n->arr];
             const ir_value *v = &f->val[n->arg[0]];
-            if (v->hi > a->hi[n->limb] || v->lo < a->lo[n->limb])
+            if (v->hi > a->hi[n->limb])
                 rc = fail(f, "output %s[%u] = %s can reach %s, above its declared bound %s", a->name, n->limb,
                           v->name, ir_u128_hex(v->hi, b1), ir_u128_hex(a->hi[n->limb], b2));
+            else if (v->lo < a->lo[n->limb])
+                rc = fail(f, "output %s[%u] = %s can be as low as %s, below its declared bound %s", a->name,
+                          n->limb, v->name, ir_u128_hex(v->lo, b1), ir_u128_hex(a->lo[n->limb], b2));
         }
     }
     return rc;

@@ -10,9 +10,11 @@
  *
  * Semantics (one rule for every operation): operands are zero-extended to unbounded integers, the operation is
  * applied, the result is reduced mod 2^width of the result. The bounds pass (ir_bounds) additionally proves that
- * no `+`, `-`, `*` or `<<` wraps: for those operations a wrap is an overflow error naming the node. The
- * operations that wrap by definition are addcarryx/subborrowx (their carry/borrow says how), mulx (hi:lo),
- * `~`, static_cast to a narrower type, `&` into a narrower type and shrd.
+ * no `+`, `-`, `*`, `<<`, `>>`, `|`, `^` or cmovznz loses bits: for those a result that can exceed its type is an
+ * overflow error naming the node. The operations that wrap by definition are addcarryx/subborrowx (their
+ * carry/borrow says how), mulx (hi:lo), `~`, static_cast to a narrower type, `&` into a narrower type and shrd;
+ * but an operand of mulx/addcarryx/subborrowx (other than the carry) wider than their size s is an overflow too,
+ * since the split at bit s would lose it. ir_validate also checks the metadata is coherent (see ir.c).
  *
  * Vocabulary (fiat-crypto's, plus shrd for the lowering pass):
  *   load    res = in[arr][limb]                      store  out[arr][limb] = a

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gmp.h>
 #include <openssl/evp.h>
 
 #include "cli.h"
@@ -257,8 +258,28 @@ int cli_cmd_ir(int argc, char **argv)
     }
     sha256_hex(data, len, hex);
     cli_free_buffer(data, len, 0);
-    if (!f)
-        return cli_fail(CLI_USAGE, strcmp(path, "-") == 0 ? "standard input" : path, "%s", err);
+    if (!f) {
+        /* the reader's messages may start with the file's name, which the diagnostic already gives */
+        const char *msg = err, *bn = base_name(path);
+        size_t bl = strlen(bn);
+        if (strncmp(msg, bn, bl) == 0 && msg[bl] == ':' && msg[bl + 1] == ' ')
+            msg += bl + 2;
+        return cli_fail(CLI_USAGE, strcmp(path, "-") == 0 ? "standard input" : path, "%s", msg);
+    }
+    /* A prime stated in hand-written IR is printed as a fact in the emitted C, and `call` trusts it: it must be
+     * one (the fiat reader's table and the generators give only primes). */
+    if (f->prime[0]) {
+        mpz_t p;
+        char perr[512];
+        mpz_init(p);
+        int bad = gen_prime_eval(f->prime, p, perr, sizeof perr);
+        mpz_clear(p);
+        if (bad) {
+            rc = cli_fail(CLI_USAGE, strcmp(path, "-") == 0 ? "standard input" : path, "%s: prime: %s", f->name, perr);
+            ir_func_free(f);
+            return rc;
+        }
+    }
     if (o_fiat->given)
         snprintf(command, sizeof command, "ecopt ir --fiat %s --function %s --emit %s%s", base_name(path),
                  o_function->value, is_c ? "c" : "ir", o_lowered->given ? " --lowered" : "");

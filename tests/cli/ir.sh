@@ -93,8 +93,9 @@ t_ir_fiat_refusals() {
     expect 2 "^ecopt ir: missing.json: cannot open" "$ECOPT" ir --fiat missing.json --function f
     printf '[{"operation": "f", ' >trunc.json
     expect 2 "^ecopt ir: trunc.json: " "$ECOPT" ir --fiat trunc.json --function f
+    grep -q "trunc.json: trunc.json:" err.txt && fail "the file name is repeated: $(<err.txt)"
     cp "$FIAT/p256_64.json" mystery.json
-    expect 2 "^ecopt ir: mystery.json: .*mystery" "$ECOPT" ir --fiat mystery.json --function fiat_p256_mul
+    expect 2 "^ecopt ir: mystery.json: not a known fiat-crypto file \(the table knows curve25519_64, " "$ECOPT" ir --fiat mystery.json --function fiat_p256_mul
     expect 2 "^ecopt ir: --function: missing" "$ECOPT" ir --fiat "$FIAT/p256_64.json"
     expect 2 "^ecopt ir: give one of --fiat" "$ECOPT" ir
     expect 2 "^ecopt ir: --stats: prints counts only" "$ECOPT" ir --fiat "$FIAT/p256_64.json" \
@@ -106,6 +107,10 @@ t_ir_text_errors() {
     expect 2 "^ecopt ir: bad.ir: line 4: " "$ECOPT" ir --ir bad.ir
     printf 'func f\n' >cut.ir
     expect 2 "^ecopt ir: cut.ir: " "$ECOPT" ir --ir cut.ir
+    printf 'func f\n  prime 2^255-21\n  kind carry\n  in a[1]\n  out o[1]\n  x:u64 = load a[0]\n  store o[0], x\nend\n' >np.ir
+    expect 2 "^ecopt ir: np.ir: f: prime: not a prime: 2\^255-21$" "$ECOPT" ir --ir np.ir
+    printf 'func f\n  prime 7\n  kind mul\n  in a[1]\n  out o[1]\n  x:u64 = load a[0]\n  store o[0], x\nend\n' >km.ir
+    expect 2 "kind mul takes 2 input arrays" "$ECOPT" ir --ir km.ir
     printf 'func\0f\n' >nul.ir
     expect 2 "^ecopt ir: nul.ir: not a text file" "$ECOPT" ir --ir nul.ir
     ok "$ECOPT" gen "${GEN25519[@]}" --op add -o add.ir

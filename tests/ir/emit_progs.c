@@ -208,9 +208,10 @@ static ir_func *p_shift(void)
     ir_val mm = op2(IR_MUL, 128, m0, m1, "mm"); /* < 2^100 */
     put2(shl(128, mm, 20, "mm20"));              /* low word loses bits: masked shl + shrd */
     put2(shl(128, mm, 27, "mm27"));
-    put(shr(64, x, 51, "x51"));                  /* fiat: (u64)(x >> 51) */
+    /* u64 results of u128 shifts: the shifted value fits 64 bits (a narrowing that drops bits is an overflow) */
+    put(shr(64, mm, 51, "x51"));                 /* fiat: (u64)(x >> 51) */
     put(shr(64, x, 70, "x70"));
-    put(shr(64, x, 0, "x0"));
+    put(shr(64, op2(IR_AND, 128, x, K(128, M64), "xlo"), 0, "x0"));
     put(shr(1, x, 127, "xtop"));
     put(shl(64, shr(128, mm, 40, "mm40"), 3, "mm40s")); /* u64 result of a u128 shl, no bits lost */
     return finish();
@@ -236,8 +237,10 @@ static ir_func *p_bits(void)
     put2(op1(IR_NOT, 128, w128(a0), "na0"));        /* high word of ~(u128)a0 is all ones */
     put(op2(IR_AND, 64, x, K(128, P2(51) - 1), "lo51")); /* fiat: (u64)(x & 0x7ffffffffffff) */
     put(op2(IR_AND, 64, x, K(64, UINT64_MAX), "lo64"));
-    put(op2(IR_OR, 64, x, y, "or64"));
-    put(op2(IR_XOR, 64, x, a3, "xor64"));
+    /* u64 results of u128 operands that fit 64 bits (a narrowing | or ^ that drops bits is an overflow) */
+    ir_val xl = op2(IR_AND, 128, x, K(128, M64), "xl"), yl = op2(IR_AND, 128, y, K(128, M64), "yl");
+    put(op2(IR_OR, 64, xl, yl, "or64"));
+    put(op2(IR_XOR, 64, xl, a3, "xor64"));
     put(op2(IR_AND, 1, x, K(64, 1), "bit0"));
     return finish();
 }
@@ -258,7 +261,8 @@ static ir_func *p_misc(void)
     put2(op3(IR_CMOVZNZ, 128, x, y, x, "cm1"));  /* u128 condition, u128 operands */
     put(op3(IR_CMOVZNZ, 64, x, a2, a3, "cm2"));  /* u128 condition, u64 result */
     put2(op3(IR_CMOVZNZ, 128, c0, x, y, "cm3")); /* u64 condition */
-    put(op3(IR_CMOVZNZ, 64, c0, x, y, "cm4"));   /* u64 result of u128 operands: the low words */
+    put(op3(IR_CMOVZNZ, 64, c0, op2(IR_AND, 128, x, K(128, M64), "xl"), op2(IR_AND, 128, y, K(128, M64), "yl"),
+            "cm4"));                             /* u64 result of u128 operands below 2^64 */
     put2(op3(IR_CMOVZNZ, 128, c0, x, x, "cm5")); /* both the same */
     put(op3(IR_CMOVZNZ, 1, op2(IR_SHR, 128, x, K(64, 64), "xhi"), c0, K(64, 1), "cm6"));
     ir_val cw = w128(c0);
