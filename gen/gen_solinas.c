@@ -90,6 +90,10 @@ static int unsat_shape(const mpz_t p, unsigned n, unsat *ly, char *err, size_t e
     char cs[64];
     describe_c(cs, sizeof cs, c);
     int rc = -1;
+    if (n == 1) {
+        snprintf(err, errlen, "unsaturated Solinas needs at least 2 limbs (the reduction folds the top limbs down)");
+        goto out;
+    }
     if (mpz_sizeinbase(c, 2) > ly->W[n - 1]) {
         snprintf(err, errlen,
                  "p is not 2^%u - c with c small enough for unsaturated Solinas reduction in %u limbs (c = %s)",
@@ -442,8 +446,8 @@ ir_func *gen_solinas_saturated(const mpz_t p, unsigned n, ir_kind op, const char
         return NULL;
     }
     if (k <= 64 * (n - 1)) {
-        snprintf(err, errlen, "p has %u bits: %u limbs of 64 bits leave the top one unused (use %u)", k, n,
-                 (k + 63) / 64);
+        snprintf(err, errlen, "p has %u bits: %u limbs of 64 bits leave the top %u unused (use %u)", k, n,
+                 n - (k + 63) / 64, (k + 63) / 64);
         return NULL;
     }
     if (n < 2) {

@@ -551,8 +551,8 @@ static const bad_spec bad_specs[] = {
     { "2^256-2^224+2^192+2^96-1", GEN_SOLINAS_UNSATURATED, 5, IR_KIND_MUL, "p is not 2^256 - c with c small enough" },
     { "2^256-2^224+2^192+2^96-1", GEN_SOLINAS_SATURATED, 4, IR_KIND_MUL, "p is not 2^256 - c with c * 2^0 below 2^63" },
     { "2^255-19", GEN_MONTGOMERY, 3, IR_KIND_MUL, "p has 255 bits: more than 3 x 64" },
-    { "2^224-2^96+1", GEN_MONTGOMERY, 5, IR_KIND_MUL, "p has 224 bits: 5 limbs of 64 bits leave the top one unused" },
-    { "2^255-19", GEN_SOLINAS_SATURATED, 5, IR_KIND_MUL, "leave the top one unused" },
+    { "2^224-2^96+1", GEN_MONTGOMERY, 5, IR_KIND_MUL, "p has 224 bits: 5 limbs of 64 bits leave the top 1 unused" },
+    { "2^255-19", GEN_SOLINAS_SATURATED, 5, IR_KIND_MUL, "leave the top 1 unused" },
     { "2^255-19", GEN_SOLINAS_SATURATED, 3, IR_KIND_SQUARE, "p has 255 bits: more than 3 x 64" },
     { "2^61-1", GEN_SOLINAS_SATURATED, 1, IR_KIND_MUL, "needs at least 2 limbs" },
     { "2^130-5", GEN_SOLINAS_UNSATURATED, 16, IR_KIND_MUL, NULL }, /* fine: 8- and 9-bit limbs */
