@@ -165,6 +165,24 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* order = 0..n-1 in a fresh random order (Fisher-Yates with libsodium's RNG): each round runs the
+ * implementations in a new order. */
+static void shuffled_order(int *order, size_t n) {
+    for (size_t k = 0; k < n; k++) order[k] = (int)k;
+    for (size_t k = n - 1; k > 0; k--) {
+        size_t j = randombytes_uniform((uint32_t)(k + 1));
+        int t = order[k];
+        order[k] = order[j];
+        order[j] = t;
+    }
+}
+
+/* The median of n samples (sorts them). */
+static double median(double *x, int n) {
+    qsort(x, (size_t)n, sizeof(double), cmp_double);
+    return x[n / 2];
+}
+
 static double tick_rate(void) {
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
@@ -265,13 +283,7 @@ int main(int argc, char **argv) {
             for (int w = 0; w < batch; w++) impls[k].fn(w % NIN); /* warm up */
         }
         for (int r = 0; r < rounds; r++) {
-            for (size_t k = 0; k < nimpl; k++) order[k] = (int)k;
-            for (size_t k = nimpl - 1; k > 0; k--) { /* Fisher-Yates with libsodium's RNG */
-                size_t j = randombytes_uniform((uint32_t)(k + 1));
-                int t = order[k];
-                order[k] = order[j];
-                order[j] = t;
-            }
+            shuffled_order(order, nimpl);
             for (size_t k = 0; k < nimpl; k++) {
                 impl *im = &impls[order[k]];
                 be_cur = im->be;
@@ -281,10 +293,7 @@ int main(int argc, char **argv) {
                 samples[order[k]][r] = (double)(t1 - t0) / batch;
             }
         }
-        for (size_t k = 0; k < nimpl; k++) {
-            qsort(samples[k], (size_t)rounds, sizeof(double), cmp_double);
-            med[o][k] = samples[k][rounds / 2];
-        }
+        for (size_t k = 0; k < nimpl; k++) med[o][k] = median(samples[k], rounds);
     }
 
     /* The field section: the u64 multiply and square, hand-written vs generated, in one interleaved run. */
@@ -303,13 +312,7 @@ int main(int argc, char **argv) {
     for (size_t k = 0; k < NFE; k++)
         for (int w = 0; w < batch; w++) fe_impls[k].fn(0); /* warm up */
     for (int r = 0; r < rounds; r++) {
-        for (size_t k = 0; k < NFE; k++) order[k] = (int)k;
-        for (size_t k = NFE - 1; k > 0; k--) {
-            size_t j = randombytes_uniform((uint32_t)(k + 1));
-            int t = order[k];
-            order[k] = order[j];
-            order[j] = t;
-        }
+        shuffled_order(order, NFE);
         for (size_t k = 0; k < NFE; k++) {
             uint64_t t0 = ticks();
             for (int c = 0; c < batch; c++) fe_impls[order[k]].fn(0);
@@ -317,10 +320,7 @@ int main(int argc, char **argv) {
             samples[order[k]][r] = (double)(t1 - t0) / ((double)batch * BENCH_FE_CHAIN);
         }
     }
-    for (size_t k = 0; k < NFE; k++) {
-        qsort(samples[k], (size_t)rounds, sizeof(double), cmp_double);
-        fe_med[k] = samples[k][rounds / 2];
-    }
+    for (size_t k = 0; k < NFE; k++) fe_med[k] = median(samples[k], rounds);
 
     /* Report: console, markdown, data for the chart. */
     char path[4096];
