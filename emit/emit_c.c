@@ -566,6 +566,10 @@ static void shapes(emitter *e)
     /* arrays grouped by length, in declaration order: outputs, then inputs */
     uint8_t *done = calloc(f->narr ? f->narr : 1, 1);
     int first = 1;
+    if (!done) {
+        b->oom = 1;
+        return;
+    }
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t j = 0; j < f->narr; j++) {
             if (!done || done[j] || f->arr[j].is_output != (pass == 0))

@@ -188,31 +188,10 @@ static void p_power(parser *ps, mpz_t r)
     mpz_clear(e);
 }
 
-static void p_term(parser *ps, mpz_t r)
+/* A left-associative chain sub (op sub)*, op one of ops: `*` for terms, `+ -` for expressions. */
+static void p_chain(parser *ps, mpz_t r, const char *ops, void (*sub)(parser *, mpz_t))
 {
-    p_power(ps, r);
-    mpz_t t;
-    mpz_init(t);
-    for (;;) {
-        if (ps->failed)
-            break;
-        skip(ps);
-        if (ps->s[ps->i] != '*')
-            break;
-        size_t col = ps->i;
-        ps->i++;
-        p_power(ps, t);
-        if (ps->failed)
-            break;
-        mpz_mul(r, r, t);
-        too_big(ps, col, r);
-    }
-    mpz_clear(t);
-}
-
-static void p_expr(parser *ps, mpz_t r)
-{
-    p_term(ps, r);
+    sub(ps, r);
     mpz_t t;
     mpz_init(t);
     for (;;) {
@@ -220,14 +199,16 @@ static void p_expr(parser *ps, mpz_t r)
             break;
         skip(ps);
         char c = ps->s[ps->i];
-        if (c != '+' && c != '-')
+        if (!c || !strchr(ops, c))
             break;
         size_t col = ps->i;
         ps->i++;
-        p_term(ps, t);
+        sub(ps, t);
         if (ps->failed)
             break;
-        if (c == '+')
+        if (c == '*')
+            mpz_mul(r, r, t);
+        else if (c == '+')
             mpz_add(r, r, t);
         else
             mpz_sub(r, r, t);
@@ -235,6 +216,9 @@ static void p_expr(parser *ps, mpz_t r)
     }
     mpz_clear(t);
 }
+
+static void p_term(parser *ps, mpz_t r) { p_chain(ps, r, "*", p_power); }
+static void p_expr(parser *ps, mpz_t r) { p_chain(ps, r, "+-", p_term); }
 
 /* Evaluate without the primality test. */
 static int eval_expr(const char *expr, mpz_t out, char *err, size_t errlen)

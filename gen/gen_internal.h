@@ -84,7 +84,5 @@ ir_func *gen_solinas_unsaturated(const mpz_t p, unsigned n, ir_kind op, const ch
 ir_func *gen_solinas_saturated(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen);
 ir_func *gen_montgomery(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen);
 
-/* gen_limb_widths — w_i = ceil((i+1)k/n) - ceil(ik/n). */
-void gen_limb_widths(unsigned k, unsigned n, unsigned *w);
 
 #endif

@@ -21,7 +21,8 @@
 
 #define U64MAX ((ir_u128)UINT64_MAX)
 
-void gen_limb_widths(unsigned k, unsigned n, unsigned *w)
+/* w_i = ceil((i+1)k/n) - ceil(ik/n). */
+static void gen_limb_widths(unsigned k, unsigned n, unsigned *w)
 {
     for (unsigned i = 0; i < n; i++)
         w[i] = (unsigned)((((uint64_t)(i + 1) * k + n - 1) / n) - (((uint64_t)i * k + n - 1) / n));

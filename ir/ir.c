@@ -21,6 +21,7 @@ static const char *const kind_names[IR_NKINDS] = {
 };
 
 const char *ir_op_name(ir_op op) { return (unsigned)op < IR_NOPS ? op_names[op] : "?"; }
+bool ir_op_sized(ir_op op) { return op == IR_MULX || op == IR_ADDCARRYX || op == IR_SUBBORROWX; }
 const char *ir_kind_name(ir_kind k) { return (unsigned)k < IR_NKINDS ? kind_names[k] : "?"; }
 
 ir_u128 ir_width_max(unsigned width)
@@ -230,7 +231,7 @@ void ir_set_name(ir_func *f, ir_val v, const char *name)
 
 /* ---- operand rules --------------------------------------------------------------------------------------------- */
 
-static int op_nargs(ir_op op)
+int ir_op_nargs(ir_op op)
 {
     switch (op) {
     case IR_LOAD: return 0;
@@ -240,7 +241,7 @@ static int op_nargs(ir_op op)
     }
 }
 
-static int op_nres(ir_op op)
+int ir_op_nres(ir_op op)
 {
     switch (op) {
     case IR_STORE: return 0;
@@ -321,9 +322,9 @@ static void node_bounds(ir_func *f, ir_node *n)
         lo = 0;
         hi = a->hi < b->hi ? a->hi : b->hi;
         if (a->is_const && b->is_const)
-            lo = hi = a->k & b->k;
+            lo = hi = a->k & b->k & max; /* the result is reduced mod 2^w: a narrowing & of constants too */
         if (hi > max)
-            hi = max;
+            lo = 0, hi = max;
         break;
     case IR_OR:
     case IR_XOR:
@@ -432,8 +433,8 @@ static int check_operands(ir_func *f, ir_op op, unsigned width, unsigned size, c
     const char *on = ir_op_name(op);
     if ((unsigned)op >= IR_NOPS)
         return fail(f, "unknown operation %d", (int)op);
-    if ((int)nargs != op_nargs(op))
-        return fail(f, "%s takes %d operands, got %u", on, op_nargs(op), nargs);
+    if ((int)nargs != ir_op_nargs(op))
+        return fail(f, "%s takes %d operands, got %u", on, ir_op_nargs(op), nargs);
     for (unsigned i = 0; i < nargs; i++)
         if (args[i] >= f->nval)
             return fail(f, "%s: operand %u is not a value", on, i + 1);
@@ -495,7 +496,7 @@ int ir_emit(ir_func *f, ir_op op, unsigned width, unsigned size, const ir_val *a
     memset(n, 0, sizeof *n);
     n->op = (uint8_t)op;
     n->nargs = (uint8_t)nargs;
-    n->nres = (uint8_t)op_nres(op);
+    n->nres = (uint8_t)ir_op_nres(op);
     n->size = (op == IR_MULX || op == IR_ADDCARRYX || op == IR_SUBBORROWX) ? (uint8_t)size : 0;
     n->arg[0] = n->arg[1] = n->arg[2] = IR_NOVAL;
     n->res[0] = n->res[1] = IR_NOVAL;

@@ -168,7 +168,8 @@ ir_val ir_op3(ir_func *f, ir_op op, unsigned width, ir_val a, ir_val b, ir_val c
 /* ir_set_name — rename value v (names must be unique among non-constant values; not checked here). */
 void ir_set_name(ir_func *f, ir_val v, const char *name);
 
-/* ir_validate — structure check: SSA (every argument defined before use), operand widths, every output limb
+/* ir_validate — structure check: SSA (every argument defined before use; operand widths are checked as nodes are
+ * built, by ir_emit), coherent metadata, every output limb
  * stored exactly once, every load in range. Returns 0 or -1 with f->err naming the node. */
 int ir_validate(ir_func *f);
 
@@ -217,6 +218,9 @@ ir_func *ir_fiat_load(const char *json, size_t len, const char *path, const char
 
 /* ---- helpers --------------------------------------------------------------------------------------------------- */
 const char *ir_op_name(ir_op op);            /* "add", "mulx", ... (the text form's mnemonics) */
+int ir_op_nargs(ir_op op);                   /* operands: load 0; store, cast, not, lnot 1; 3-operand ops 3; else 2 */
+int ir_op_nres(ir_op op);                    /* results: store 0; mulx, addcarryx, subborrowx 2; else 1 */
+bool ir_op_sized(ir_op op);                  /* takes a size (mulx, addcarryx, subborrowx) */
 const char *ir_kind_name(ir_kind k);         /* "mul", "square", ... */
 ir_u128 ir_width_max(unsigned width);        /* 2^width - 1 */
 /* ir_u128_hex — "0x..." (lowercase, no leading zeros) into buf (at least 35 bytes); returns buf. */

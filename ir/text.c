@@ -17,26 +17,6 @@
 #define TEXT_MAX_ARR 64 /* ir_array_add's limits: arrays per function, limbs per array */
 #define TEXT_MAX_LEN 64
 
-static int op_nargs_of(ir_op op)
-{
-    switch (op) {
-    case IR_LOAD: return 0;
-    case IR_STORE: case IR_CAST: case IR_NOT: case IR_LNOT: return 1;
-    case IR_ADDCARRYX: case IR_SUBBORROWX: case IR_CMOVZNZ: case IR_SHRD: return 3;
-    default: return 2;
-    }
-}
-
-static int op_nres_of(ir_op op)
-{
-    switch (op) {
-    case IR_STORE: return 0;
-    case IR_MULX: case IR_ADDCARRYX: case IR_SUBBORROWX: return 2;
-    default: return 1;
-    }
-}
-
-static bool op_sized(ir_op op) { return op == IR_MULX || op == IR_ADDCARRYX || op == IR_SUBBORROWX; }
 
 /* The operand printed in decimal: shift amounts (shl/shr operand 2, shrd operand 3). */
 static bool op_shift_operand(ir_op op, unsigned k)
@@ -172,7 +152,21 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return;
-    sb_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    if ((size_t)n < sizeof tmp) {
+        sb_put(b, tmp, (size_t)n);
+        return;
+    }
+    /* longer than the stack buffer (a long prime expression): format again into the heap */
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        b->oom = true;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sb_put(b, big, (size_t)n);
+    free(big);
 }
 
 /* A number as printed: below 10 in decimal (the same in every base), otherwise 0x hex; `dec` prints values below
@@ -397,7 +391,7 @@ char *ir_print(const ir_func *f)
                       v < f->nval ? width_name(f->val[v].width) : "u?");
         }
         sb_printf(&b, " = %s", ir_op_name(op));
-        if (op_sized(op))
+        if (ir_op_sized(op))
             sb_printf(&b, ".%u", n->size);
         if (op == IR_LOAD)
             sb_printf(&b, " %s[%u]", arr, n->limb);
@@ -1115,18 +1109,18 @@ static int st_define(parser *P)
     const char *on = ir_op_name(op);
     if (op == IR_STORE)
         return perr(P, "store has no result: write `store ARRAY[LIMB], VALUE`");
-    if (nr != op_nres_of(op))
-        return perr(P, "%s has %d result%s, got %d", on, op_nres_of(op), op_nres_of(op) > 1 ? "s" : "", nr);
+    if (nr != ir_op_nres(op))
+        return perr(P, "%s has %d result%s, got %d", on, ir_op_nres(op), ir_op_nres(op) > 1 ? "s" : "", nr);
     uint32_t size = 0;
     if (peek(P)->k == '.') {
         take(P);
-        if (!op_sized(op))
+        if (!ir_op_sized(op))
             return perr(P, "%s takes no size suffix", on);
         if (small(P, &size, 0xffffffffu, "a size") < 0)
             return -1;
         if (size < 1 || size > 64)
             return perr(P, "%s.%u: size 1 to 64 allowed", on, size);
-    } else if (op_sized(op)) {
+    } else if (ir_op_sized(op)) {
         return perr(P, "%s needs a size suffix, e.g. %s.64", on, on);
     }
     if (nr == 2) {
@@ -1162,8 +1156,8 @@ static int st_define(parser *P)
                 if (expect(P, ',', "`,` or the end of the line") < 0)
                     return -1;
             }
-        if ((int)na != op_nargs_of(op))
-            return perr(P, "%s takes %d operand%s, got %u", on, op_nargs_of(op), op_nargs_of(op) > 1 ? "s" : "", na);
+        if ((int)na != ir_op_nargs(op))
+            return perr(P, "%s takes %d operand%s, got %u", on, ir_op_nargs(op), ir_op_nargs(op) > 1 ? "s" : "", na);
         const char *names[IR_MAX_RES] = { rn[0], nr > 1 ? rn[1] : NULL };
         if (ir_emit(f, op, rw[0], size, args, na, res, names) < 0)
             return perr(P, "%s", f->err);

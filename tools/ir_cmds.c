@@ -188,11 +188,11 @@ int cli_cmd_gen(int argc, char **argv)
     if (o_name->given && !o_name->value[0])
         return cli_fail(CLI_USAGE, "--name", "empty name");
 
+    if (o_static->given && !is_c)
+        return cli_fail(CLI_USAGE, "--static", "only with --emit c");
     f = gen_build(&spec, err, sizeof err);
     if (!f)
         return cli_fail(CLI_USAGE, NULL, "%s", err);
-    if (o_static->given && !is_c)
-        return ir_func_free(f), cli_fail(CLI_USAGE, "--static", "only with --emit c");
     snprintf(command, sizeof command, "ecopt gen --prime %s --method %s --limbs %u --op %s --emit %s%s%s%s%s",
              spec.prime, gen_method_name(spec.method), spec.limbs, ir_kind_name(spec.op), is_c ? "c" : "ir",
              o_lowered->given ? " --lowered" : "", o_name->given ? " --name " : "",
@@ -268,7 +268,7 @@ int cli_cmd_ir(int argc, char **argv)
     }
     /* A prime stated in hand-written IR is printed as a fact in the emitted C, and `call` trusts it: it must be
      * one (the fiat reader's table and the generators give only primes). */
-    if (f->prime[0]) {
+    if (o_ir->given && f->prime[0]) { /* the fiat table's primes are primes */
         mpz_t p;
         char perr[512];
         mpz_init(p);

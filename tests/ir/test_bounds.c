@@ -61,6 +61,11 @@ int main(void)
     expect("mul", "0..0x100000000", "", "  y:u64 = mul x, x\n  store o[0], y\n", "overflow");
     expect("mul_fits", "0..0xffffffff", "", "  y:u64 = mul x, x\n  store o[0], y\n", NULL);
     expect("shl", "0..0x2", "", "  y:u64 = shl x, 63\n  store o[0], y\n", "overflow");
+    /* a narrowing & of constants is reduced too: 3 & 3 into u1 is 1, so 1 - 2 always borrows (once the bounds
+     * said 3..1 and "proved" the borrow 0) */
+    expect("and_const_narrowing", "", "0..0",
+           "  c:u1 = and 3, 3\n  d:u64, bb:u1 = subborrowx.64 0:u1, c, 2\n  w:u64 = cast bb\n  store o[0], w\n",
+           "o[0] = w can reach 0x1, above its declared bound 0x0");
     /* output bounds: above the upper bound, and below the lower bound (each said as such) */
     expect("out_above", "2..3", "1..2", "  store o[0], x\n", "can reach 0x3, above its declared bound 0x2");
     expect("out_below", "0..3", "1..5", "  store o[0], x\n", "can be as low as 0x0, below its declared bound 0x1");
