@@ -26,9 +26,21 @@ t_gen_c_compiles() {
     ok "$ECOPT" gen --prime 2^256-2^224+2^192+2^96-1 --method montgomery --limbs 4 --op mul --emit c --name p256_mul \
         -o p256.c
     compiles p256.c p256_mul
-    grep -Eq '\?|\bif\b|&&|\|\|' <(sed -n '/^void p256_mul(uint64_t/,$p' p256.c) && fail "a branch construct in emitted C"
+    body=$(sed -n '/^void p256_mul(uint64_t/,$p' p256.c)
+    [ -n "$body" ] || fail "p256_mul's definition not found in p256.c"
+    grep -Eq '\?|\bif\b|&&|\|\|' <<<"$body" && fail "a branch construct in emitted C"
     ok "$ECOPT" gen --prime 2^255-19 --method solinas-saturated --limbs 4 --op square --emit c --lowered -o sq.c
     compiles sq.c solinas_saturated_2e255m19_4_square
+}
+
+t_gen_long_prime_round_trip() {
+    # a prime expression longer than the printer's line buffer once was (255 characters)
+    local p='2^255-19' i
+    for ((i = 0; i < 140; i++)); do p+='+0'; done
+    ok "$ECOPT" gen --prime "$p" --method solinas-unsaturated --limbs 5 --op carry --name f -o f.ir
+    grep -qxF "  prime $p" f.ir || fail "the prime line is not printed whole"
+    ok "$ECOPT" ir --ir f.ir -o g.ir
+    cmp -s f.ir g.ir || fail "a long prime does not round-trip"
 }
 
 t_gen_deterministic() {
@@ -64,7 +76,8 @@ t_gen_bad_specs() {
     expect 2 "^ecopt gen: --emit: 'asm' is not ir or c" "$ECOPT" gen "${GEN25519[@]}" --op mul --emit asm
     expect 2 "^ecopt gen: --prime: missing: --prime EXPR" "$ECOPT" gen --method montgomery --limbs 4 --op mul
     expect 2 "^ecopt gen: --bogus: unknown option" "$ECOPT" gen "${GEN25519[@]}" --op mul --bogus
-    [ ! -s out.txt ] || fail "output written on error"
+    expect 2 "^ecopt gen: not a prime" "$ECOPT" gen --prime '2^255-21' --method montgomery --limbs 4 --op mul -o x.c
+    [ ! -e x.c ] || fail "output written on error"
 }
 
 t_ir_fiat_c_compiles() {
@@ -130,6 +143,7 @@ t_ir_help() {
     ok "$ECOPT" ir --help
     grep -q '^usage: ecopt ir ' out.txt || fail "ir --help"
     ok "$ECOPT" help gen
+    grep -q '^usage: ecopt gen ' out.txt || fail "help gen"
 }
 
 run_cases

@@ -31,7 +31,7 @@ set(HARNESS_GROUPS
   gen.mont.bls12_381_p gen.mont.bls12_381_r gen.mont.ed25519_l)
 file(GLOB HARNESS_FIAT_FILES "${HARNESS_FIAT_DIR}/*.json")
 if(NOT HARNESS_FIAT_FILES)
-  message(WARNING "tests/ir/harness.cmake: no fiat-crypto JSON files in ${HARNESS_FIAT_DIR}")
+  message(FATAL_ERROR "tests/ir/harness.cmake: no fiat-crypto JSON files in ${HARNESS_FIAT_DIR} (../shared)")
 endif()
 foreach(file IN LISTS HARNESS_FIAT_FILES)
   get_filename_component(base "${file}" NAME_WE)

@@ -567,6 +567,8 @@ static void test_fiat(void)
         snprintf(name, sizeof name, "%s.json", fiat_files[fi]);
         char *json = read_file(name, &len);
         cJSON *root = cJSON_Parse(json);
+        if (!root)
+            failf("%s: not parsed as JSON", name);
         for (const cJSON *fn = root ? root->child : NULL; fn; fn = fn->next) {
             const cJSON *op = cJSON_GetObjectItemCaseSensitive(fn, "operation");
             if (!cJSON_IsString(op) || !wanted(op->valuestring))

@@ -675,6 +675,53 @@ static void test_names(void)
     mpz_clears(v, w, NULL);
 }
 
+/* The primes every GMP reference in tests/ir takes from gen_prime_eval, checked against values built here with
+ * mpz arithmetic directly (sums of signed powers; the hex literals read by mpz_set_str), so that a misreading of
+ * an expression cannot make the generated code and its reference agree on a wrong p. */
+static void test_prime_values(void)
+{
+    static const struct {
+        const char *expr;
+        struct { int sign; unsigned long base, exp, mul; } t[6]; /* sum of sign * mul * base^exp */
+        const char *hex;                                     /* or a literal */
+    } primes[] = {
+        { "2^255-19", { { 1, 2, 255, 1 }, { -1, 19, 1, 1 } }, NULL },
+        { "2^448-2^224-1", { { 1, 2, 448, 1 }, { -1, 2, 224, 1 }, { -1, 1, 0, 1 } }, NULL },
+        { "2^521-1", { { 1, 2, 521, 1 }, { -1, 1, 0, 1 } }, NULL },
+        { "2^130-5", { { 1, 2, 130, 1 }, { -1, 5, 1, 1 } }, NULL },
+        { "2^224-2^96+1", { { 1, 2, 224, 1 }, { -1, 2, 96, 1 }, { 1, 1, 0, 1 } }, NULL },
+        { "2^256-2^224+2^192+2^96-1", { { 1, 2, 256, 1 }, { -1, 2, 224, 1 }, { 1, 2, 192, 1 }, { 1, 2, 96, 1 },
+                                        { -1, 1, 0, 1 } }, NULL },
+        { "2^384-2^128-2^96+2^32-1", { { 1, 2, 384, 1 }, { -1, 2, 128, 1 }, { -1, 2, 96, 1 }, { 1, 2, 32, 1 },
+                                       { -1, 1, 0, 1 } }, NULL },
+        { "2^256-2^32-977", { { 1, 2, 256, 1 }, { -1, 2, 32, 1 }, { -1, 977, 1, 1 } }, NULL },
+        { "2^216*3^137-1", { { 1, 3, 137, 1 }, { -1, 1, 0, 1 } }, NULL }, /* the first term times 2^216 below */
+        { "2^252+27742317777372353535851937790883648493", { { 0 } },
+          "1000000000000000000000000000000014def9dea2f79cd65812631a5cf5d3ed" },
+    };
+    mpz_t v, w, t;
+    mpz_inits(v, w, t, NULL);
+    char err[256];
+    for (size_t i = 0; i < sizeof primes / sizeof primes[0]; i++) {
+        if (primes[i].hex) {
+            mpz_set_str(w, primes[i].hex, 16);
+        } else {
+            mpz_set_ui(w, 0);
+            for (size_t k = 0; k < 6 && primes[i].t[k].sign; k++) {
+                mpz_ui_pow_ui(t, primes[i].t[k].base, primes[i].t[k].exp);
+                mpz_mul_ui(t, t, primes[i].t[k].mul);
+                if (i == 8 && k == 0)
+                    mpz_mul_2exp(t, t, 216);
+                (primes[i].t[k].sign > 0 ? mpz_add : mpz_sub)(w, w, t);
+            }
+        }
+        err[0] = 0;
+        if (gen_prime_eval(primes[i].expr, v, err, sizeof err) < 0 || mpz_cmp(v, w))
+            FAIL("gen_prime_eval(%s) is not the value built with mpz%s%s", primes[i].expr, err[0] ? ": " : "", err);
+    }
+    mpz_clears(v, w, t, NULL);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = 0x5eed;
@@ -692,6 +739,7 @@ int main(int argc, char **argv)
     printf("gen: seed 0x%" PRIx64 ", %u random inputs per function\n", seed, iters);
     seed_rng(seed);
     test_names();
+    test_prime_values();
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const ir_kind *ops = fields[i].method == GEN_SOLINAS_UNSATURATED ? ops_unsat
                              : fields[i].method == GEN_SOLINAS_SATURATED ? ops_sat
