@@ -1,0 +1,46 @@
+/* exec.h — symbolic execution of decoded x86-64 machine code (check/decode.h) into check/expr.h expressions, with
+ * the rules of issue 5 (see check/check.h for the calling convention and the rule classes).
+ *
+ * State: the 16 general-purpose registers, xmm0..xmm15 (the low 64 bits; movq/movd/vmovq/vmovd between them and
+ * general-purpose registers, for spills), CF PF AF ZF SF OF, the function's stack frame, the argument arrays.
+ * A register holds either data (an expression) or a pointer (region + constant byte offset): at entry the
+ * argument registers point at offset 0 of their arrays, rsp at offset 0 of the stack (the return address is at
+ * [0, 8), stack arguments at 8, 16, ...), rbx rbp r12..r15 hold distinct unknown values (their entry values,
+ * compared by id at ret), every other register and every flag an unknown value.
+ *
+ * Semantics are the Intel SDM's: partial-register writes (8/16-bit keep the rest, 32-bit zero the upper half),
+ * flags as 1-bit expressions (an undefined flag is a fresh unknown; reading it is UNKNOWN_VALUE at that
+ * instruction), sign extensions and sar as sums with the sign bit, mul/mulx as one product with two projections,
+ * adc/adcx/adox/sbb as exact sums with a carry projection, xor r,r and sub r,r as 0.
+ *
+ * Memory: an address is base + index * scale + disp where base/index hold pointers or constants; anything else is
+ * DATA_ADDRESS. Argument arrays: whole 64-bit limbs at offsets 8*i inside [0, 8*len); input arrays read-only
+ * (a store is STORE_INPUT), an output array's limb reads back what was stored (a read of an output limb never
+ * stored is STACK_UNWRITTEN); a load of input i after the first
+ * store to an output that may alias it is ALIAS_ORDER. Stack: byte-exact cells; reading a byte never written is
+ * STACK_UNWRITTEN; accesses must lie in [rsp - 128 (0 with no_red_zone), 0) relative to entry rsp, except reads of
+ * the stack arguments [8, 8 + 8*nstack).
+ *
+ * Execution runs in address order and stops at the first ret (only nop/int3 padding may follow it). */
+#ifndef ECOPT_CHECK_EXEC_H
+#define ECOPT_CHECK_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "check/check.h"
+#include "check/decode.h"
+#include "check/expr.h"
+#include "ir/ir.h"
+
+/* check_exec — execute insns (code's decoded instructions) symbolically in x for the program f's signature.
+ * Argument k of the call is array argmap[k] of f (outputs first, then inputs; see check.h); nargs = f->narr.
+ * Input leaves are ex_input(x, array, limb, lo, hi) with f's bounds (call ir_sym_run first or make them the same way).
+ * On success returns 0 and out[j][i] is the 64-bit value stored last to output array j limb i (0 when never stored;
+ * entries of input arrays untouched); r->ninsns is set. On a rule violation returns 1 with r->verdict REJECTED,
+ * r->rule, r->reason (one line naming the instruction: "store into input array arg1 at 0x2c: mov %rax, 8(%rsi)"),
+ * r->has_addr/r->addr. Out of memory or a malformed request: -1 with r->verdict BAD_INPUT and r->reason. */
+int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
+               ex_id *const *out, check_result *r);
+
+#endif
