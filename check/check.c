@@ -1,0 +1,411 @@
+/* check.c — the checker's driver (check/check.h): run the program and the machine code symbolically into one
+ * expression context, then prove each output limb equal: identical normal forms, else (after concrete sampling,
+ * which can only find counterexamples) an unsat answer from z3. */
+#define _POSIX_C_SOURCE 200809L
+#include "check/check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check/decode.h"
+#include "check/exec.h"
+#include "check/expr.h"
+#include "check/ir_sym.h"
+#include "check/smt.h"
+
+static const char *const rule_names[CHECK_RULE_COUNT] = {
+    [CHECK_RULE_NONE] = "none",
+    [CHECK_RULE_UNKNOWN_INSN] = "unknown-insn",
+    [CHECK_RULE_UNSUPPORTED] = "unsupported",
+    [CHECK_RULE_BRANCH] = "branch",
+    [CHECK_RULE_DIVISION] = "division",
+    [CHECK_RULE_RIP_DATA] = "rip-data",
+    [CHECK_RULE_DATA_ADDRESS] = "data-address",
+    [CHECK_RULE_MEMORY_BOUNDS] = "memory-bounds",
+    [CHECK_RULE_STORE_INPUT] = "store-input",
+    [CHECK_RULE_ALIAS_ORDER] = "alias-order",
+    [CHECK_RULE_STACK_UNWRITTEN] = "stack-unwritten",
+    [CHECK_RULE_UNKNOWN_VALUE] = "unknown-value",
+    [CHECK_RULE_CALLEE_SAVED] = "callee-saved",
+    [CHECK_RULE_STACK_UNBALANCED] = "stack-unbalanced",
+    [CHECK_RULE_OUTPUT_MISSING] = "output-missing",
+    [CHECK_RULE_OUTPUT_DIFFERS] = "output-differs",
+    [CHECK_RULE_UNPROVED] = "unproved",
+};
+
+const char *check_rule_name(check_rule r)
+{
+    return (unsigned)r < CHECK_RULE_COUNT ? rule_names[r] : "?";
+}
+
+int check_rule_parse(const char *s)
+{
+    for (int i = 0; i < CHECK_RULE_COUNT; i++)
+        if (strcmp(s, rule_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* copy_line — src into dst (size len), truncated with "..." */
+static void copy_line(char *dst, size_t len, const char *src)
+{
+    size_t n = strlen(src);
+    if (n < len) {
+        memcpy(dst, src, n + 1);
+        return;
+    }
+    memcpy(dst, src, len - 4);
+    memcpy(dst + len - 4, "...", 4);
+}
+
+static check_verdict bad(check_result *r, const char *what)
+{
+    r->verdict = CHECK_BAD_INPUT;
+    r->rule = CHECK_RULE_NONE;
+    copy_line(r->reason, sizeof r->reason, what);
+    return r->verdict;
+}
+
+static check_verdict reject(check_result *r, check_rule rule, const char *reason)
+{
+    r->verdict = CHECK_REJECTED;
+    r->rule = rule;
+    copy_line(r->reason, sizeof r->reason, reason);
+    return r->verdict;
+}
+
+/* the array's name and limb, "out1[3]" */
+static void limb_name(const ir_func *f, uint32_t arr, uint32_t limb, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s[%u]", f->arr[arr].name, limb);
+}
+
+/* cex_text — "arg1 = {0x.., ...}, arg2 = {...}: out1[2] = 0x... (code), 0x... (program)" from per-leaf values. */
+static void cex_text(const ir_func *f, uint64_t *const *in, const bool *const *used, uint32_t oarr, uint32_t olimb,
+                     ir_u128 vcode, ir_u128 vprog, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+#define PUT(...)                                                                                                  \
+    do {                                                                                                          \
+        if (o < len) {                                                                                            \
+            int n_ = snprintf(buf + o, len - o, __VA_ARGS__);                                                     \
+            o += n_ > 0 ? (size_t)n_ : 0;                                                                         \
+        }                                                                                                         \
+    } while (0)
+    bool first = true;
+    for (uint32_t j = 0; j < f->narr; j++) {
+        if (f->arr[j].is_output)
+            continue;
+        PUT("%s%s = {", first ? "" : ", ", f->arr[j].name);
+        first = false;
+        for (uint32_t i = 0; i < f->arr[j].len; i++) {
+            if (used && !used[j][i])
+                PUT("%s_", i ? ", " : "");
+            else
+                PUT("%s0x%016llx", i ? ", " : "", (unsigned long long)in[j][i]);
+        }
+        PUT("}");
+    }
+    char nm[IR_NAME_MAX + 16];
+    limb_name(f, oarr, olimb, nm, sizeof nm);
+    PUT(": %s = 0x%016llx (code), 0x%016llx (program)", nm, (unsigned long long)(uint64_t)vcode,
+        (unsigned long long)(uint64_t)vprog);
+#undef PUT
+    if (o >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+}
+
+static uint64_t splitmix(uint64_t *st)
+{
+    uint64_t z = (*st += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+typedef struct {
+    const ir_func *f;
+    ex_ctx *x;
+    ex_id **prog, **code; /* per array (outputs only), per limb */
+    uint64_t **in;        /* per array (inputs only), per limb: the current sample */
+    uint64_t *inbuf;
+} run;
+
+/* sample_all — evaluate every non-identical output limb of both on nsamples inputs within the declared bounds
+ * (edges often), all limbs per evaluation. 1 with r filled (OUTPUT_DIFFERS) when some limb differs, 0 none, -1 no
+ * memory. */
+static int sample_all(run *R, unsigned nsamples, const bool *const *same, check_result *r)
+{
+    const ir_func *f = R->f;
+    uint32_t n = ex_count(R->x);
+    ir_u128 *vals = malloc(((size_t)n + 1) * sizeof *vals);
+    if (!vals)
+        return -1;
+    uint64_t st = 0x6a09e667f3bcc908u;
+    int found = 0;
+    for (unsigned it = 0; it < nsamples && !found; it++) {
+        for (uint32_t j = 0; j < f->narr; j++) {
+            if (f->arr[j].is_output)
+                continue;
+            for (uint32_t i = 0; i < f->arr[j].len; i++) {
+                uint64_t z = splitmix(&st), lo = (uint64_t)f->arr[j].lo[i], hi = (uint64_t)f->arr[j].hi[i], v;
+                switch (it < 2 ? it : z % 4) {
+                case 0: v = hi; break;
+                case 1: v = lo; break;
+                default: v = hi - lo == ~(uint64_t)0 ? z : lo + (z >> 2) % (hi - lo + 1); break;
+                }
+                R->in[j][i] = v;
+            }
+        }
+        if (ex_eval_all(R->x, (const uint64_t *const *)R->in, vals) != 0) {
+            free(vals);
+            return -1;
+        }
+        for (uint32_t j = 0; j < f->narr && !found; j++) {
+            if (!f->arr[j].is_output)
+                continue;
+            for (uint32_t i = 0; i < f->arr[j].len && !found; i++) {
+                if (same[j][i])
+                    continue;
+                ir_u128 vp = vals[R->prog[j][i]], vc = vals[R->code[j][i]];
+                if (vp != vc) {
+                    found = 1;
+                    char nm[IR_NAME_MAX + 16];
+                    limb_name(f, j, i, nm, sizeof nm);
+                    r->verdict = CHECK_REJECTED;
+                    r->rule = CHECK_RULE_OUTPUT_DIFFERS;
+                    snprintf(r->reason, sizeof r->reason,
+                             "output limb %u (%s) differs from the program on a sampled input (see counterexample)", i,
+                             nm);
+                    cex_text(f, R->in, NULL, j, i, vc, vp, r->cex, sizeof r->cex);
+                }
+            }
+        }
+    }
+    free(vals);
+    return found;
+}
+
+check_verdict check_function(const ir_func *f0, const check_code *code, const check_opts *o, check_result *r)
+{
+    double t0 = now();
+    memset(r, 0, sizeof *r);
+    check_opts dflt = { false, 0, 0 };
+    if (!o)
+        o = &dflt;
+    unsigned timeout = o->timeout_ms ? o->timeout_ms : 60000, nsamples = o->nsamples ? o->nsamples : 64;
+    if (!f0 || !code)
+        return bad(r, "no program or no code");
+    if (f0->narr == 0 || f0->narr > 16)
+        return bad(r, "the program must have 1 to 16 arrays");
+    ir_func *f = ir_func_clone(f0);
+    if (!f)
+        return bad(r, "out of memory");
+    check_verdict v = CHECK_PROVED;
+    char msg[1024];
+    ex_ctx *x = NULL;
+    run R = { f, NULL, NULL, NULL, NULL, NULL };
+    bool **same = NULL;
+    check_insn_list insns = { NULL, 0 };
+    if (ir_validate(f) != 0 || ir_bounds(f) != 0) {
+        snprintf(msg, sizeof msg, "the program does not validate: %s", f->err);
+        v = bad(r, msg);
+        goto out;
+    }
+    uint32_t nout = 0, total = 0;
+    for (uint32_t j = 0; j < f->narr; j++) {
+        nout += f->arr[j].is_output;
+        total += f->arr[j].len;
+    }
+    if (nout == 0) {
+        v = bad(r, "the program has no output array");
+        goto out;
+    }
+    x = ex_ctx_new();
+    R.x = x;
+    R.prog = calloc(f->narr, sizeof *R.prog);
+    R.code = calloc(f->narr, sizeof *R.code);
+    R.in = calloc(f->narr, sizeof *R.in);
+    same = calloc(f->narr, sizeof *same);
+    R.inbuf = calloc(total ? total : 1, sizeof *R.inbuf);
+    ex_id *ids = calloc(2 * (size_t)(total ? total : 1), sizeof *ids);
+    bool *sbuf = calloc(total ? total : 1, sizeof *sbuf);
+    if (!x || !R.prog || !R.code || !R.in || !same || !R.inbuf || !ids || !sbuf) {
+        free(ids);
+        free(sbuf);
+        v = bad(r, "out of memory");
+        goto out;
+    }
+    /* ids and sbuf are owned through R.prog[0]... : keep the base pointers for freeing */
+    {
+        size_t at = 0;
+        for (uint32_t j = 0; j < f->narr; j++) {
+            R.prog[j] = ids + at;
+            R.code[j] = ids + total + at;
+            R.in[j] = R.inbuf + at;
+            same[j] = sbuf + at;
+            at += f->arr[j].len;
+        }
+    }
+
+    /* the program */
+    char err[512];
+    if (ir_sym_run(x, f, R.prog, err, sizeof err) != 0) {
+        v = bad(r, err);
+        goto out;
+    }
+    /* the code */
+    if (check_decode_code(code, &insns, err, sizeof err) != 0) {
+        snprintf(msg, sizeof msg, "the code does not decode: %s", err);
+        v = reject(r, CHECK_RULE_UNKNOWN_INSN, msg);
+        goto out;
+    }
+    uint32_t argmap[16], na = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t j = 0; j < f->narr; j++)
+            if (f->arr[j].is_output == (pass == 0))
+                argmap[na++] = j;
+    int rc = check_exec(x, f, argmap, &insns, o->no_red_zone, R.code, r);
+    if (rc != 0) {
+        v = rc > 0 ? CHECK_REJECTED : CHECK_BAD_INPUT;
+        r->verdict = v;
+        goto out;
+    }
+    r->seconds_exec = now() - t0;
+
+    /* compare: identical normal forms first, every limb */
+    double ts = now();
+    unsigned pending = 0;
+    for (uint32_t j = 0; j < f->narr && v == CHECK_PROVED; j++) {
+        if (!f->arr[j].is_output)
+            continue;
+        for (uint32_t i = 0; i < f->arr[j].len; i++) {
+            char nm[IR_NAME_MAX + 16];
+            limb_name(f, j, i, nm, sizeof nm);
+            r->nlimbs++;
+            if (!R.code[j][i]) {
+                snprintf(msg, sizeof msg, "output limb %u (%s) is never stored", i, nm);
+                v = reject(r, CHECK_RULE_OUTPUT_MISSING, msg);
+                break;
+            }
+            if (!R.prog[j][i]) {
+                snprintf(msg, sizeof msg, "the program never stores %s", nm);
+                v = bad(r, msg);
+                break;
+            }
+            R.code[j][i] = ex_trunc(x, 64, R.code[j][i]);
+            if (!R.code[j][i]) {
+                v = bad(r, ex_err(x));
+                break;
+            }
+            if (R.code[j][i] == R.prog[j][i]) {
+                same[j][i] = true;
+                r->nlimbs_identical++;
+            } else if (ex_has_unknown(x, R.code[j][i])) {
+                snprintf(msg, sizeof msg,
+                         "output limb %u (%s) depends on a value the function did not compute (an undefined flag or "
+                         "a register's value at entry)",
+                         i, nm);
+                v = reject(r, CHECK_RULE_UNKNOWN_VALUE, msg);
+                break;
+            } else
+                pending++;
+        }
+    }
+    if (v != CHECK_PROVED || pending == 0)
+        goto timed;
+    /* sampling can only refute; it runs first so that a broken function is rejected without the solver */
+    int s = sample_all(&R, nsamples, (const bool *const *)same, r);
+    if (s != 0) {
+        v = s > 0 ? CHECK_REJECTED : bad(r, "out of memory");
+        goto timed;
+    }
+    for (uint32_t j = 0; j < f->narr && v == CHECK_PROVED; j++) {
+        if (!f->arr[j].is_output)
+            continue;
+        for (uint32_t i = 0; i < f->arr[j].len && v == CHECK_PROVED; i++) {
+            if (same[j][i])
+                continue;
+            char nm[IR_NAME_MAX + 16];
+            limb_name(f, j, i, nm, sizeof nm);
+            smt_result sr;
+            memset(&sr, 0, sizeof sr);
+            smt_verdict sv = smt_differ(x, R.code[j][i], R.prog[j][i], timeout, &sr);
+            if (sv == SMT_EQUAL) {
+                r->nlimbs_smt++;
+            } else if (sv == SMT_DIFFERENT) {
+                for (uint32_t k = 0; k < sr.ncex; k++)
+                    if (sr.cex[k].arr < f->narr && sr.cex[k].limb < f->arr[sr.cex[k].arr].len)
+                        R.in[sr.cex[k].arr][sr.cex[k].limb] = sr.cex[k].v;
+                /* limbs the counterexample does not read are printed as "_" */
+                bool **used = calloc(f->narr, sizeof *used);
+                bool *ub = calloc(total, sizeof *ub);
+                if (used && ub) {
+                    size_t at = 0;
+                    for (uint32_t q = 0; q < f->narr; q++) {
+                        used[q] = ub + at;
+                        at += f->arr[q].len;
+                    }
+                    for (uint32_t k = 0; k < sr.ncex; k++)
+                        if (sr.cex[k].arr < f->narr && sr.cex[k].limb < f->arr[sr.cex[k].arr].len)
+                            used[sr.cex[k].arr][sr.cex[k].limb] = true;
+                }
+                snprintf(msg, sizeof msg, "output limb %u (%s) differs from the program (solver counterexample)", i,
+                         nm);
+                v = reject(r, CHECK_RULE_OUTPUT_DIFFERS, msg);
+                cex_text(f, R.in, used && ub ? (const bool *const *)used : NULL, j, i, sr.va, sr.vb, r->cex,
+                         sizeof r->cex);
+                free(used);
+                free(ub);
+            } else if (sv == SMT_UNKNOWN) {
+                snprintf(msg, sizeof msg, "unproved: output limb %u (%s): %s", i, nm, sr.err);
+                v = reject(r, CHECK_RULE_UNPROVED, msg);
+            } else {
+                snprintf(msg, sizeof msg, "solver: %s", sr.err);
+                v = bad(r, msg);
+            }
+            smt_result_free(&sr);
+        }
+    }
+timed:
+    r->seconds_smt = now() - ts;
+out:
+    if (R.prog) {
+        free(R.prog[0]);
+        free(same ? same[0] : NULL);
+    }
+    free(R.prog);
+    free(R.code);
+    free(R.in);
+    free(R.inbuf);
+    free(same);
+    check_insn_list_free(&insns);
+    ex_ctx_free(x);
+    ir_func_free(f);
+    r->verdict = v;
+    r->seconds_total = now() - t0;
+    return v;
+}
+
+check_verdict check_file(const ir_func *f, const char *path, const char *symbol, const check_opts *o,
+                         check_result *r)
+{
+    memset(r, 0, sizeof *r);
+    check_code code;
+    char err[512];
+    if (check_code_read(path, symbol, &code, err, sizeof err) != 0)
+        return bad(r, err);
+    check_verdict v = check_function(f, &code, o, r);
+    check_code_free(&code);
+    return v;
+}
