@@ -125,5 +125,6 @@ int cli_out_not_input(const char *out, const cli_opt *a, const cli_opt *b, const
 extern const char cli_gen_help[], cli_ir_help[];
 int cli_cmd_gen(int argc, char **argv); /* ecopt gen */
 int cli_cmd_ir(int argc, char **argv);  /* ecopt ir */
+extern const char cli_check_help[]; int cli_cmd_check(int argc, char **argv); /* ecopt check (check_cmd.c) */
 
 #endif /* ECOPT_TOOLS_CLI_H */

@@ -8,6 +8,7 @@
  *   ecopt version
  *   ecopt gen --prime EXPR --method METHOD --limbs N --op OP [--emit ir|c]     (ir_cmds.c)
  *   ecopt ir (--fiat FILE.json --function NAME | --ir FILE.ir) [--emit ir|c]   (ir_cmds.c)
+ *   ecopt check FILE.S|FILE.o (--fiat F.json --function NAME | --ir FILE.ir | --prime P ...)   (check_cmd.c)
  *
  * All cryptography is libecopt's; libcrypto reads and writes the PEM files (keyfile.c). Exit codes and message
  * format: cli.h. Every command reads and checks all of its input before it writes anything. */
@@ -40,11 +41,14 @@ static const char main_help[] =
     "  version                              library version and field backends\n"
     "  gen --prime P --method M --limbs N --op OP   a field operation as IR or C (see 'ecopt gen --help')\n"
     "  ir --fiat F.json --function NAME     load a fiat-crypto program (or --ir FILE); print IR or C\n"
+#ifdef ECOPT_HAVE_CHECK
+    "  check FILE.S --fiat F.json --function NAME   prove the code computes the program (PROVED/REJECTED)\n"
+#endif
     "  help [COMMAND]                       this text, or a command's\n"
     "\n"
     "'ecopt COMMAND --help' describes a command. A FILE of '-' is standard input or output.\n"
     "\n"
-    "exit status: 0 success; 1 a signature does not verify; 2 bad usage or bad input;\n"
+    "exit status: 0 success; 1 a signature does not verify, or check rejects the code; 2 bad usage or bad input;\n"
     "             3 the environment failed (writing output, random numbers, memory).\n"
     "environment: ECOPT_BACKEND=NAME picks a field backend (see 'ecopt version'); unknown names are an error.\n";
 
@@ -634,6 +638,9 @@ static const command commands[] = {
     { "sign", cmd_sign, sign_help },       { "verify", cmd_verify, verify_help },
     { "x25519", cmd_x25519, x25519_help }, { "version", cmd_version, version_help },
     { "gen", cli_cmd_gen, cli_gen_help },  { "ir", cli_cmd_ir, cli_ir_help },
+#ifdef ECOPT_HAVE_CHECK
+    { "check", cli_cmd_check, cli_check_help },
+#endif
 };
 
 static const command *find_command(const char *name)
