@@ -8,6 +8,7 @@
 #   make test-slow            every test, including label slow
 #   make build                configure and build only
 #   make bench                build, then benchmark against libsodium and OpenSSL into bench/results/
+#   make bench-check          build, then time `ecopt check` on four multiplies (bench/check_times.c)
 #   make regen                rewrite the generated code (src/curve/generated/) from its generator
 #   make clean                remove build/
 
@@ -34,12 +35,12 @@ endif
 
 ECOPT_BIN := $(BUILD)/tools/ecopt
 
-.PHONY: all build test test-slow demo bench regen deps clean help
+.PHONY: all build test test-slow demo bench bench-check regen deps clean help
 
 all: build
 
 help:
-	@sed -n '4,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '4,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	scripts/install-deps.sh
@@ -71,6 +72,12 @@ bench:
 	$(MAKE) --no-print-directory build
 	mkdir -p bench/results
 	$(BUILD)/bench/ecopt_bench $(BENCH_ARGS)
+
+# BENCH_CHECK_ARGS passes options to check_times (--runs N --timeout-ms N --max-seconds S --only NAME --out FILE).
+bench-check:
+	@[ "$(SANITIZE)" = 0 ] || { echo "make bench-check: not with SANITIZE=1" >&2; exit 2; }
+	$(MAKE) --no-print-directory build
+	$(BUILD)/bench/check_times $(BENCH_CHECK_ARGS)
 
 # The generated fixed-base table; ctest's generated.base_table fails when the committed file differs.
 regen:
