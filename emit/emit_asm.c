@@ -1,0 +1,1186 @@
+/* emit_asm.c — lowered IR to x86-64 AT&T assembly (see emit_asm.h for the contract).
+ *
+ * One walk over the nodes in order. State: which value each register holds, each value's register / stack slot /
+ * flag (a carry that an addcarryx or subborrowx left in CF or OF), and whether CF/OF are known to be 0. Every
+ * instruction that writes a flag first saves (setc/seto + movzbl) the value that flag holds when it is still needed.
+ * Each node: lock the registers of its operands, bring the operands it needs into registers (reloading spilled
+ * ones, materialising constants that are not immediates), pick the destination (the register of an operand that
+ * dies here, else a fresh one: free, or freed by spilling the value whose next use is furthest), then the flags,
+ * then the instruction. The walk runs twice: the first finds the frame size and the callee-saved registers used,
+ * the second, identical in every decision, writes the text with the final stack offsets.
+ *
+ * Instruction semantics: Intel 64 and IA-32 Architectures SDM, vol. 2 (ADCX, ADOX, MULX, SHRD, CMOVcc, SETcc, NEG,
+ * LEA, IMUL); the calling convention: System V AMD64 psABI, 3.2. */
+#define _GNU_SOURCE
+#include "emit/emit_asm.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15, NREG };
+
+static const char *const R64[NREG] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+                                       "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15" };
+static const char *const R32[NREG] = { "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi",
+                                       "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d" };
+static const char *const R8N[NREG] = { "al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil",
+                                       "r8b", "r9b", "r10b", "r11b", "r12b", "r13b", "r14b", "r15b" };
+static const int ARGREG[6] = { RDI, RSI, RDX, RCX, R8, R9 };
+/* Allocation order: caller-saved first (rdx late: mulx wants it), then callee-saved. */
+static const int ORDER[15] = { RAX, RCX, RSI, RDI, R8, R9, R10, R11, RDX, RBX, RBP, R12, R13, R14, R15 };
+static const int CALLEE[6] = { RBX, RBP, R12, R13, R14, R15 };
+
+#define FREE (-1)
+#define TEMP (-2)
+#define NOUSE UINT32_MAX
+#define F_CF 1
+#define F_OF 2
+
+typedef struct {
+    int reg, slot, stack_arg;
+    uint32_t u0, un, up; /* uses: c->uses[u0 .. u0 + un), node positions ascending; up = first not yet passed */
+    uint8_t width;
+} av;
+
+typedef struct {
+    const ir_func *f;
+    const emit_asm_opts *o;
+    uint32_t nv;            /* f->nval + f->narr (argument pointers are values nval + j) */
+    av *v;
+    uint32_t *uses;
+    int regv[NREG];         /* value, FREE or TEMP */
+    bool lock[NREG];
+    bool used[NREG];
+    uint8_t *slot_busy;
+    uint32_t nslot_cap, nslots;
+    uint32_t flagv[3];      /* [F_CF], [F_OF]: value held, or IR_NOVAL */
+    bool known0[3];
+    uint32_t cur;
+    /* frame (pass 2) */
+    unsigned frame, npush;
+    /* output */
+    char *buf;
+    size_t len, cap;
+    emit_asm_stats st;
+    char *err;
+    size_t errlen;
+    int failed;
+} ctx;
+
+static int fail(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(ctx *c, const char *fmt, ...)
+{
+    if (c->failed)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    if (c->err && c->errlen)
+        vsnprintf(c->err, c->errlen, fmt, ap);
+    va_end(ap);
+    c->failed = 1;
+    return -1;
+}
+
+static void put(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(ctx *c, const char *fmt, ...)
+{
+    if (c->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(c->buf + c->len, c->cap - c->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            fail(c, "formatting failed");
+            return;
+        }
+        if ((size_t)n < c->cap - c->len) {
+            c->len += (size_t)n;
+            return;
+        }
+        size_t nc = c->cap * 2 + (size_t)n + 256;
+        char *nb = realloc(c->buf, nc);
+        if (!nb) {
+            fail(c, "out of memory");
+            return;
+        }
+        c->buf = nb;
+        c->cap = nc;
+    }
+}
+
+/* one instruction */
+static void ins(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ins(ctx *c, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    put(c, "\t%s\n", line);
+    c->st.ninsns++;
+}
+
+/* ---- values and uses ---------------------------------------------------------------------------------------- */
+
+static bool is_const(const ctx *c, uint32_t v)
+{
+    return v < c->f->nval && c->f->val[v].is_const;
+}
+
+static uint64_t kval(const ctx *c, uint32_t v)
+{
+    return (uint64_t)c->f->val[v].k;
+}
+
+/* first use of v strictly after node position `after`, NOUSE if none */
+static uint32_t next_use(ctx *c, uint32_t v, uint32_t after)
+{
+    av *a = &c->v[v];
+    while (a->up < a->un && c->uses[a->u0 + a->up] <= after && c->uses[a->u0 + a->up] < c->cur)
+        a->up++;
+    for (uint32_t i = a->up; i < a->un; i++)
+        if (c->uses[a->u0 + i] > after)
+            return c->uses[a->u0 + i];
+    return NOUSE;
+}
+
+static bool dies(ctx *c, uint32_t v)
+{
+    return next_use(c, v, c->cur) == NOUSE;
+}
+
+static bool used_at_or_after(ctx *c, uint32_t v)
+{
+    return c->cur == 0 ? c->v[v].un > 0 : next_use(c, v, c->cur - 1) != NOUSE;
+}
+
+static bool has_mem(const ctx *c, uint32_t v)
+{
+    return c->v[v].slot >= 0 || c->v[v].stack_arg >= 0;
+}
+
+static bool in_flag(const ctx *c, uint32_t v, int fl)
+{
+    return c->flagv[fl] == v;
+}
+
+static void mem_of(const ctx *c, uint32_t v, char *s, size_t n)
+{
+    if (c->v[v].slot >= 0)
+        snprintf(s, n, "%d(%%rsp)", 8 * c->v[v].slot);
+    else
+        snprintf(s, n, "%u(%%rsp)", c->frame + 8 * c->npush + 8 + 8 * (unsigned)(c->v[v].stack_arg - 6));
+}
+
+static int new_slot(ctx *c)
+{
+    for (uint32_t i = 0; i < c->nslot_cap; i++)
+        if (!c->slot_busy[i]) {
+            c->slot_busy[i] = 1;
+            if (i + 1 > c->nslots)
+                c->nslots = i + 1;
+            return (int)i;
+        }
+    fail(c, "internal: out of stack slots");
+    return 0;
+}
+
+/* ---- registers ------------------------------------------------------------------------------------------------- */
+
+static bool fits_s32(uint64_t k)
+{
+    return k <= 0x7fffffffu || k >= 0xffffffff80000000u;
+}
+
+static void mov_imm(ctx *c, uint64_t k, int r)
+{
+    if (k <= 0xffffffffu)
+        ins(c, "movl $%llu, %%%s", (unsigned long long)k, R32[r]);
+    else if (fits_s32(k))
+        ins(c, "movq $%lld, %%%s", (long long)(int64_t)k, R64[r]);
+    else
+        ins(c, "movabsq $0x%llx, %%%s", (unsigned long long)k, R64[r]);
+}
+
+/* empty register r: spill its value to a slot when it has no memory copy and is used again */
+static void evict(ctx *c, int r)
+{
+    int v = c->regv[r];
+    if (v >= 0) {
+        if (!has_mem(c, (uint32_t)v) && used_at_or_after(c, (uint32_t)v)) {
+            c->v[v].slot = new_slot(c);
+            ins(c, "movq %%%s, %d(%%rsp)", R64[r], 8 * c->v[v].slot);
+            c->st.nspills++;
+        }
+        c->v[v].reg = -1;
+    }
+    c->regv[r] = FREE;
+}
+
+static void claim(ctx *c, int r, int owner)
+{
+    c->regv[r] = owner;
+    c->lock[r] = true;
+    c->used[r] = true;
+    if (owner >= 0)
+        c->v[owner].reg = r;
+}
+
+/* a register for this node (locked, marked TEMP), freeing one by Belady's rule when none is free */
+static int alloc_reg(ctx *c, int avoid)
+{
+    for (int i = 0; i < 15; i++) {
+        int r = ORDER[i];
+        if (c->regv[r] == FREE && !c->lock[r] && r != avoid) {
+            claim(c, r, TEMP);
+            return r;
+        }
+    }
+    int best = -1;
+    uint32_t bestu = 0;
+    bool bestmem = false;
+    for (int i = 0; i < 15; i++) {
+        int r = ORDER[i];
+        if (c->lock[r] || r == avoid || c->regv[r] < 0)
+            continue;
+        uint32_t u = next_use(c, (uint32_t)c->regv[r], c->cur);
+        bool m = has_mem(c, (uint32_t)c->regv[r]);
+        if (best < 0 || u > bestu || (u == bestu && m && !bestmem)) {
+            best = r;
+            bestu = u;
+            bestmem = m;
+        }
+    }
+    if (best < 0) {
+        fail(c, "internal: node %u needs more registers than there are", c->cur);
+        return RAX;
+    }
+    evict(c, best);
+    claim(c, best, TEMP);
+    return best;
+}
+
+static void release(ctx *c, int r)
+{
+    if (c->regv[r] >= 0)
+        c->v[c->regv[r]].reg = -1;
+    c->regv[r] = FREE;
+}
+
+/* materialise the carry v held in flag fl into a register */
+static int materialise(ctx *c, uint32_t v, int fl)
+{
+    int r = alloc_reg(c, -1);
+    ins(c, "set%s %%%s", fl == F_CF ? "c" : "o", R8N[r]);
+    ins(c, "movzbl %%%s, %%%s", R8N[r], R32[r]);
+    c->st.nflags++;
+    c->regv[r] = (int)v;
+    c->v[v].reg = r;
+    return r;
+}
+
+/* v (not a constant) into a register, locked */
+static int ensure_reg(ctx *c, uint32_t v)
+{
+    if (c->v[v].reg >= 0) {
+        c->lock[c->v[v].reg] = true;
+        return c->v[v].reg;
+    }
+    for (int fl = F_CF; fl <= F_OF; fl++)
+        if (in_flag(c, v, fl))
+            return materialise(c, v, fl);
+    if (!has_mem(c, v)) {
+        fail(c, "internal: node %u: value %u has no location", c->cur, v);
+        return RAX;
+    }
+    int r = alloc_reg(c, -1);
+    char m[48];
+    mem_of(c, v, m, sizeof m);
+    ins(c, "movq %s, %%%s", m, R64[r]);
+    c->st.nreloads++;
+    c->regv[r] = (int)v;
+    c->v[v].reg = r;
+    return r;
+}
+
+/* a register holding v or the constant (temps are released at the end of the node) */
+static int reg_of(ctx *c, uint32_t v)
+{
+    if (is_const(c, v)) {
+        int r = alloc_reg(c, -1);
+        mov_imm(c, kval(c, v), r);
+        return r;
+    }
+    return ensure_reg(c, v);
+}
+
+/* an operand as text: "$k" when allowed and a sign-extended 32-bit immediate, else "%reg" */
+static void src_op(ctx *c, uint32_t v, bool imm_ok, char *s, size_t n)
+{
+    if (is_const(c, v) && imm_ok && fits_s32(kval(c, v))) {
+        snprintf(s, n, "$%lld", (long long)(int64_t)kval(c, v));
+        return;
+    }
+    snprintf(s, n, "%%%s", R64[reg_of(c, v)]);
+}
+
+/* a register that may be overwritten and now holds v: the register of v itself when v dies at this node and
+ * steal allows it, else a fresh copy */
+static int dst_from(ctx *c, uint32_t v, bool steal)
+{
+    if (!is_const(c, v)) {
+        int r = ensure_reg(c, v);
+        if (steal && dies(c, v)) {
+            c->v[v].reg = -1;
+            c->regv[r] = TEMP;
+            return r;
+        }
+        int d = alloc_reg(c, -1);
+        ins(c, "movq %%%s, %%%s", R64[r], R64[d]);
+        return d;
+    }
+    int d = alloc_reg(c, -1);
+    mov_imm(c, kval(c, v), d);
+    return d;
+}
+
+/* a destination register when the instruction does not read it: a dying operand's register, else a fresh one */
+static int dst_any(ctx *c, uint32_t a, uint32_t b)
+{
+    uint32_t cand[2] = { a, b };
+    for (int i = 0; i < 2; i++) {
+        uint32_t v = cand[i];
+        if (v != IR_NOVAL && !is_const(c, v) && c->v[v].reg >= 0 && dies(c, v)) {
+            int r = c->v[v].reg;
+            c->v[v].reg = -1;
+            c->regv[r] = TEMP;
+            c->lock[r] = true;
+            return r;
+        }
+    }
+    return alloc_reg(c, -1);
+}
+
+/* an instruction writing the flags in mask follows: save what they hold if it is still needed (consumed: the
+ * value the instruction itself reads from that flag, needed only if used after this node) */
+static void clobber(ctx *c, int mask, uint32_t consumed)
+{
+    for (int fl = F_CF; fl <= F_OF; fl++) {
+        if (!(mask & (fl == F_CF ? 1 : 2)))
+            continue;
+        uint32_t v = c->flagv[fl];
+        if (v != IR_NOVAL && c->v[v].reg < 0 && !has_mem(c, v)) {
+            bool need = v == consumed ? !dies(c, v) : used_at_or_after(c, v);
+            if (need) {
+                int r = materialise(c, v, fl);
+                c->lock[r] = false;
+            }
+        }
+        c->flagv[fl] = IR_NOVAL;
+        c->known0[fl] = false;
+    }
+}
+#define M_CF 1
+#define M_OF 2
+#define M_ALL 3
+
+/* result v of this node in register r */
+static void set_res(ctx *c, uint32_t v, int r)
+{
+    if (v == IR_NOVAL || !c->v[v].un) {
+        c->regv[r] = TEMP; /* released at the end of the node */
+        return;
+    }
+    c->regv[r] = (int)v;
+    c->v[v].reg = r;
+}
+
+static void set_flag_res(ctx *c, uint32_t v, int fl)
+{
+    c->flagv[fl] = (v != IR_NOVAL && c->v[v].un) ? v : IR_NOVAL;
+    c->known0[fl] = false;
+}
+
+/* a u1 result computed in 64 bits: keep bit 0 */
+static void narrow(ctx *c, uint32_t res, int d)
+{
+    if (c->f->val[res].width == 1) {
+        clobber(c, M_ALL, IR_NOVAL);
+        ins(c, "andl $1, %%%s", R32[d]);
+    }
+}
+
+/* the carry-in v into CF for adc/adcx/sbb; returns 0, or 1 when it is the constant 0 and the caller must start the
+ * chain (add/sub, or clc when OF is live) */
+static int carry_into_cf(ctx *c, uint32_t cin, uint32_t a, uint32_t b, int dreg)
+{
+    if (is_const(c, cin)) {
+        if (kval(c, cin) == 0)
+            return 1;
+        clobber(c, M_CF, IR_NOVAL);
+        ins(c, "stc");
+        return 0;
+    }
+    if (in_flag(c, cin, F_CF))
+        return 0;
+    /* from a register (or OF): neg sets CF = (x != 0) */
+    int r = ensure_reg(c, cin);
+    int t;
+    if (dies(c, cin) && cin != a && cin != b && r != dreg) {
+        c->v[cin].reg = -1;
+        c->regv[r] = TEMP;
+        t = r;
+    } else {
+        t = alloc_reg(c, -1);
+        ins(c, "movq %%%s, %%%s", R64[r], R64[t]);
+    }
+    clobber(c, M_ALL, IR_NOVAL);
+    ins(c, "negq %%%s", R64[t]);
+    return 0;
+}
+
+/* ---- nodes -------------------------------------------------------------------------------------------------- */
+
+static void lock_operands(ctx *c, const ir_node *n)
+{
+    for (int i = 0; i < n->nargs; i++)
+        if (!is_const(c, n->arg[i]) && c->v[n->arg[i]].reg >= 0)
+            c->lock[c->v[n->arg[i]].reg] = true;
+    if (n->op == IR_LOAD || n->op == IR_STORE) {
+        uint32_t p = c->f->nval + n->arr;
+        if (c->v[p].reg >= 0)
+            c->lock[c->v[p].reg] = true;
+    }
+}
+
+static void do_addcarryx(ctx *c, const ir_node *n, uint8_t dec)
+{
+    uint32_t cin = n->arg[0], a = n->arg[1], b = n->arg[2];
+    /* the destination comes from a non-constant operand, preferably one that dies here */
+    if (is_const(c, a) || (!is_const(c, b) && !dies(c, a) && dies(c, b))) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    bool of = in_flag(c, cin, F_OF) ||
+              ((dec & EMIT_ASM_D_OF) && (is_const(c, cin) && kval(c, cin) == 0 &&
+                                         (c->known0[F_OF] || c->flagv[F_CF] == IR_NOVAL ||
+                                          (c->v[c->flagv[F_CF]].reg >= 0 || has_mem(c, c->flagv[F_CF])) ||
+                                          !used_at_or_after(c, c->flagv[F_CF]))));
+    char s[48];
+    if (of) {
+        /* adox: both operands in registers */
+        int rb = reg_of(c, b);
+        snprintf(s, sizeof s, "%%%s", R64[rb]);
+        int d = dst_from(c, a, true);
+        if (!in_flag(c, cin, F_OF) && !c->known0[F_OF]) {
+            clobber(c, M_ALL, IR_NOVAL);
+            ins(c, "testq %%%s, %%%s", R64[d], R64[d]); /* CF = OF = 0 */
+            c->known0[F_CF] = c->known0[F_OF] = true;
+        }
+        clobber(c, M_OF, cin);
+        ins(c, "adox %s, %%%s", s, R64[d]);
+        set_res(c, n->res[0], d);
+        set_flag_res(c, n->res[1], F_OF);
+        return;
+    }
+    bool cf_free = c->flagv[F_OF] == IR_NOVAL || c->v[c->flagv[F_OF]].reg >= 0 || has_mem(c, c->flagv[F_OF]) ||
+                   !used_at_or_after(c, c->flagv[F_OF]);
+    /* when OF holds a live carry, only adcx keeps it: no immediates then */
+    src_op(c, b, cf_free, s, sizeof s);
+    int d = dst_from(c, a, true);
+    int start = carry_into_cf(c, cin, a, b, d);
+    const char *mn;
+    if (start) {
+        if (c->known0[F_CF]) {
+            mn = s[0] == '$' ? "adcq" : "adcx";
+        } else if (cf_free) {
+            mn = "addq";
+        } else {
+            clobber(c, M_CF, IR_NOVAL);
+            ins(c, "clc");
+            mn = "adcx";
+        }
+    } else {
+        mn = s[0] == '$' ? "adcq" : "adcx"; /* an immediate only when OF holds nothing live */
+    }
+    bool full = !strcmp(mn, "addq") || !strcmp(mn, "adcq");
+    clobber(c, full ? M_ALL : M_CF, cin);
+    ins(c, "%s %s, %%%s", mn, s, R64[d]);
+    set_res(c, n->res[0], d);
+    set_flag_res(c, n->res[1], F_CF);
+}
+
+static void do_subborrowx(ctx *c, const ir_node *n)
+{
+    uint32_t cin = n->arg[0], a = n->arg[1], b = n->arg[2];
+    char s[48];
+    src_op(c, b, true, s, sizeof s);
+    int d = dst_from(c, a, true);
+    int start = carry_into_cf(c, cin, a, b, d);
+    clobber(c, M_ALL, cin);
+    ins(c, "%s %s, %%%s", start ? "subq" : "sbbq", s, R64[d]);
+    set_res(c, n->res[0], d);
+    set_flag_res(c, n->res[1], F_CF);
+}
+
+/* move value v (not constant) to rdx, keeping other values alive */
+static void into_rdx(ctx *c, uint32_t v)
+{
+    if (!is_const(c, v) && c->v[v].reg == RDX) {
+        c->lock[RDX] = true;
+        return;
+    }
+    int w = c->regv[RDX];
+    if (w >= 0 || w == TEMP) {
+        /* move the occupant elsewhere (a free register, or a spill) */
+        bool locked = c->lock[RDX];
+        c->lock[RDX] = true;
+        int r = -1;
+        for (int i = 0; i < 15 && r < 0; i++)
+            if (c->regv[ORDER[i]] == FREE && !c->lock[ORDER[i]])
+                r = ORDER[i];
+        if (r < 0 && (locked || w == TEMP))
+            r = alloc_reg(c, RDX);
+        if (r >= 0) {
+            ins(c, "movq %%rdx, %%%s", R64[r]);
+            c->regv[r] = w;
+            c->used[r] = true;
+            c->lock[r] = locked;
+            if (w >= 0)
+                c->v[w].reg = r;
+            c->regv[RDX] = FREE;
+        } else {
+            c->lock[RDX] = false;
+            evict(c, RDX);
+        }
+    }
+    if (is_const(c, v)) {
+        mov_imm(c, kval(c, v), RDX);
+        claim(c, RDX, TEMP);
+        return;
+    }
+    if (c->v[v].reg >= 0) {
+        int r = c->v[v].reg;
+        ins(c, "movq %%%s, %%rdx", R64[r]);
+        c->regv[r] = FREE;
+        c->lock[r] = false;
+    } else if (in_flag(c, v, F_CF) || in_flag(c, v, F_OF)) {
+        int fl = in_flag(c, v, F_CF) ? F_CF : F_OF;
+        ins(c, "set%s %%dl", fl == F_CF ? "c" : "o");
+        ins(c, "movzbl %%dl, %%edx");
+        c->st.nflags++;
+    } else {
+        char m[48];
+        mem_of(c, v, m, sizeof m);
+        ins(c, "movq %s, %%rdx", m);
+        c->st.nreloads++;
+    }
+    claim(c, RDX, (int)v);
+}
+
+static void do_mulx(ctx *c, const ir_node *n, uint8_t dec)
+{
+    uint32_t a = n->arg[0], b = n->arg[1];
+    uint32_t x; /* the operand in rdx */
+    if (dec & EMIT_ASM_D_RDX_A)
+        x = a;
+    else if (dec & EMIT_ASM_D_RDX_B)
+        x = b;
+    else if (!is_const(c, a) && c->v[a].reg == RDX)
+        x = a;
+    else if (!is_const(c, b) && c->v[b].reg == RDX)
+        x = b;
+    else if (is_const(c, a))
+        x = a;
+    else if (is_const(c, b))
+        x = b;
+    else
+        x = next_use(c, b, c->cur) < next_use(c, a, c->cur) ? b : a;
+    uint32_t y = x == a ? b : a;
+    into_rdx(c, x);
+    int ry = x == y && !is_const(c, x) ? RDX : reg_of(c, y);
+    int lo = -1, hi = -1;
+    /* destinations: registers of operands that die here, else fresh ones */
+    int cand[2] = { -1, -1 }, nc = 0;
+    if (c->regv[RDX] == TEMP || (c->regv[RDX] >= 0 && dies(c, (uint32_t)c->regv[RDX])))
+        cand[nc++] = RDX;
+    if (ry != RDX && (c->regv[ry] == TEMP || (c->regv[ry] >= 0 && dies(c, (uint32_t)c->regv[ry]))))
+        cand[nc++] = ry;
+    for (int i = 0; i < nc; i++) {
+        release(c, cand[i]);
+        claim(c, cand[i], TEMP);
+    }
+    lo = nc > 0 ? cand[0] : alloc_reg(c, -1);
+    hi = nc > 1 ? cand[1] : alloc_reg(c, lo);
+    ins(c, "mulx %%%s, %%%s, %%%s", R64[ry], R64[lo], R64[hi]);
+    set_res(c, n->res[0], lo);
+    set_res(c, n->res[1], hi);
+}
+
+static void do_mul(ctx *c, const ir_node *n)
+{
+    uint32_t a = n->arg[0], b = n->arg[1], res = n->res[0];
+    if (is_const(c, a)) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    int d;
+    if (is_const(c, b) && !is_const(c, a)) {
+        uint64_t k = kval(c, b);
+        int ra = ensure_reg(c, a);
+        if (k == 0) {
+            d = alloc_reg(c, -1);
+            mov_imm(c, 0, d);
+        } else if (k == 1) {
+            d = dst_from(c, a, true);
+        } else if (k == 2 || k == 3 || k == 5 || k == 9) {
+            d = dst_any(c, a, IR_NOVAL);
+            ins(c, "leaq (%%%s,%%%s,%d), %%%s", R64[ra], R64[ra], k == 2 ? 1 : (int)k - 1, R64[d]);
+        } else if (k == 4 || k == 8) {
+            d = dst_any(c, a, IR_NOVAL);
+            ins(c, "leaq (,%%%s,%d), %%%s", R64[ra], (int)k, R64[d]);
+        } else if (fits_s32(k)) {
+            d = dst_any(c, a, IR_NOVAL);
+            clobber(c, M_ALL, IR_NOVAL);
+            ins(c, "imulq $%lld, %%%s, %%%s", (long long)(int64_t)k, R64[ra], R64[d]);
+        } else {
+            int t = reg_of(c, b);
+            d = dst_from(c, a, true);
+            clobber(c, M_ALL, IR_NOVAL);
+            ins(c, "imulq %%%s, %%%s", R64[t], R64[d]);
+        }
+    } else {
+        int rb = reg_of(c, b);
+        d = dst_from(c, a, true);
+        clobber(c, M_ALL, IR_NOVAL);
+        ins(c, "imulq %%%s, %%%s", R64[rb], R64[d]);
+    }
+    narrow(c, res, d);
+    set_res(c, res, d);
+}
+
+static void do_add(ctx *c, const ir_node *n)
+{
+    uint32_t a = n->arg[0], b = n->arg[1], res = n->res[0];
+    if (is_const(c, a)) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    int d;
+    if (is_const(c, a)) {
+        d = alloc_reg(c, -1);
+        mov_imm(c, kval(c, a) + kval(c, b), d);
+    } else if (is_const(c, b) && fits_s32(kval(c, b))) {
+        int ra = ensure_reg(c, a);
+        d = dst_any(c, a, IR_NOVAL);
+        ins(c, "leaq %lld(%%%s), %%%s", (long long)(int64_t)kval(c, b), R64[ra], R64[d]);
+    } else {
+        int ra = ensure_reg(c, a), rb = reg_of(c, b);
+        d = dst_any(c, a, is_const(c, b) ? IR_NOVAL : b);
+        ins(c, "leaq (%%%s,%%%s), %%%s", R64[ra], R64[rb], R64[d]);
+    }
+    narrow(c, res, d);
+    set_res(c, res, d);
+}
+
+/* sub and or xor: d = a OP b with d a copy of a */
+static void do_binop(ctx *c, const ir_node *n, const char *mn, bool commutative)
+{
+    uint32_t a = n->arg[0], b = n->arg[1], res = n->res[0];
+    if (commutative && (is_const(c, a) || (!is_const(c, b) && !dies(c, a) && dies(c, b)))) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    if (n->op == IR_AND && is_const(c, b) && kval(c, b) == 0xffffffffu && !is_const(c, a)) {
+        int ra = ensure_reg(c, a);
+        int d = dst_any(c, a, IR_NOVAL);
+        ins(c, "movl %%%s, %%%s", R32[ra], R32[d]);
+        narrow(c, res, d);
+        set_res(c, res, d);
+        return;
+    }
+    char s[48];
+    src_op(c, b, true, s, sizeof s);
+    int d = dst_from(c, a, true);
+    clobber(c, M_ALL, IR_NOVAL);
+    ins(c, "%s %s, %%%s", mn, s, R64[d]);
+    bool u1ops = (is_const(c, a) ? kval(c, a) <= 1 : c->f->val[a].width == 1) &&
+                 (is_const(c, b) ? kval(c, b) <= 1 : c->f->val[b].width == 1);
+    if (!(u1ops && n->op != IR_SUB))
+        narrow(c, res, d);
+    set_res(c, res, d);
+}
+
+static void do_shift(ctx *c, const ir_node *n)
+{
+    uint32_t a = n->arg[0], res = n->res[0];
+    uint64_t k = kval(c, n->arg[1]);
+    int d;
+    if (k >= 64 || (is_const(c, a) && kval(c, a) == 0)) {
+        d = alloc_reg(c, -1);
+        mov_imm(c, 0, d);
+    } else if (k == 0) {
+        d = dst_from(c, a, true);
+    } else if (n->op == IR_SHL && k <= 3 && !is_const(c, a)) {
+        int ra = ensure_reg(c, a);
+        d = dst_any(c, a, IR_NOVAL);
+        if (k == 1)
+            ins(c, "leaq (%%%s,%%%s), %%%s", R64[ra], R64[ra], R64[d]);
+        else
+            ins(c, "leaq (,%%%s,%d), %%%s", R64[ra], 1 << k, R64[d]);
+    } else {
+        d = dst_from(c, a, true);
+        clobber(c, M_ALL, IR_NOVAL);
+        ins(c, "%s $%u, %%%s", n->op == IR_SHL ? "shlq" : "shrq", (unsigned)k, R64[d]);
+    }
+    if (!(n->op == IR_SHR && !is_const(c, a) && c->f->val[a].width == 1))
+        narrow(c, res, d);
+    set_res(c, res, d);
+}
+
+static void do_shrd(ctx *c, const ir_node *n)
+{
+    uint32_t hi = n->arg[0], lo = n->arg[1], res = n->res[0];
+    uint64_t k = kval(c, n->arg[2]);
+    int d;
+    if (k == 0) {
+        d = dst_from(c, lo, true);
+    } else if (k >= 128) {
+        d = alloc_reg(c, -1);
+        mov_imm(c, 0, d);
+    } else if (k >= 64) {
+        d = dst_from(c, hi, true);
+        if (k > 64) {
+            clobber(c, M_ALL, IR_NOVAL);
+            ins(c, "shrq $%u, %%%s", (unsigned)(k - 64), R64[d]);
+        }
+    } else {
+        int rh = reg_of(c, hi);
+        d = dst_from(c, lo, true);
+        clobber(c, M_ALL, IR_NOVAL);
+        ins(c, "shrdq $%u, %%%s, %%%s", (unsigned)k, R64[rh], R64[d]);
+    }
+    narrow(c, res, d);
+    set_res(c, res, d);
+}
+
+static void do_not(ctx *c, const ir_node *n)
+{
+    uint32_t a = n->arg[0], res = n->res[0];
+    int d = dst_from(c, a, true);
+    if (c->f->val[res].width == 1) {
+        clobber(c, M_ALL, IR_NOVAL);
+        ins(c, "xorl $1, %%%s", R32[d]);
+        narrow(c, res, d);
+    } else {
+        ins(c, "notq %%%s", R64[d]);
+    }
+    set_res(c, res, d);
+}
+
+static void do_lnot(ctx *c, const ir_node *n)
+{
+    uint32_t a = n->arg[0], res = n->res[0];
+    int d;
+    if (is_const(c, a)) {
+        d = alloc_reg(c, -1);
+        mov_imm(c, kval(c, a) == 0, d);
+    } else {
+        int ra = ensure_reg(c, a);
+        d = dst_any(c, a, IR_NOVAL);
+        clobber(c, M_ALL, IR_NOVAL);
+        ins(c, "testq %%%s, %%%s", R64[ra], R64[ra]);
+        ins(c, "sete %%%s", R8N[d]);
+        ins(c, "movzbl %%%s, %%%s", R8N[d], R32[d]);
+    }
+    set_res(c, res, d);
+}
+
+static void do_cast(ctx *c, const ir_node *n)
+{
+    uint32_t a = n->arg[0], res = n->res[0];
+    int d = dst_from(c, a, true);
+    if (c->f->val[res].width == 1 && !(is_const(c, a) ? kval(c, a) <= 1 : c->f->val[a].width == 1))
+        narrow(c, res, d);
+    set_res(c, res, d);
+}
+
+static void do_cmov(ctx *c, const ir_node *n)
+{
+    uint32_t cond = n->arg[0], z = n->arg[1], nz = n->arg[2], res = n->res[0];
+    int d;
+    if (is_const(c, cond)) {
+        d = dst_from(c, kval(c, cond) ? nz : z, true);
+    } else {
+        int fl = in_flag(c, cond, F_CF) ? F_CF : in_flag(c, cond, F_OF) ? F_OF : 0;
+        int rc = fl ? -1 : ensure_reg(c, cond);
+        int rn = reg_of(c, nz);
+        d = dst_from(c, z, true);
+        const char *cc = "nz";
+        if (fl == F_CF)
+            cc = "c";
+        else if (fl == F_OF)
+            cc = "o";
+        else {
+            clobber(c, M_ALL, IR_NOVAL);
+            ins(c, "testq %%%s, %%%s", R64[rc], R64[rc]);
+            c->known0[F_CF] = c->known0[F_OF] = true;
+        }
+        ins(c, "cmov%sq %%%s, %%%s", cc, R64[rn], R64[d]);
+    }
+    set_res(c, res, d);
+}
+
+static void do_load(ctx *c, const ir_node *n)
+{
+    int p = ensure_reg(c, c->f->nval + n->arr);
+    int d = alloc_reg(c, -1);
+    ins(c, "movq %u(%%%s), %%%s", 8 * n->limb, R64[p], R64[d]);
+    set_res(c, n->res[0], d);
+}
+
+static void do_store(ctx *c, const ir_node *n)
+{
+    uint32_t v = n->arg[0];
+    int p = ensure_reg(c, c->f->nval + n->arr);
+    if (is_const(c, v) && fits_s32(kval(c, v))) {
+        ins(c, "movq $%lld, %u(%%%s)", (long long)(int64_t)kval(c, v), 8 * n->limb, R64[p]);
+        return;
+    }
+    int r = reg_of(c, v);
+    ins(c, "movq %%%s, %u(%%%s)", R64[r], 8 * n->limb, R64[p]);
+}
+
+/* end of node: release temps and dead values */
+static void end_node(ctx *c, const ir_node *n)
+{
+    for (int r = 0; r < NREG; r++) {
+        c->lock[r] = false;
+        if (c->regv[r] == TEMP && r != RSP)
+            c->regv[r] = FREE;
+    }
+    uint32_t ops[IR_MAX_ARGS + 1];
+    int no = 0;
+    for (int i = 0; i < n->nargs; i++)
+        if (!is_const(c, n->arg[i]))
+            ops[no++] = n->arg[i];
+    if (n->op == IR_LOAD || n->op == IR_STORE)
+        ops[no++] = c->f->nval + n->arr;
+    for (int i = 0; i < no; i++) {
+        uint32_t v = ops[i];
+        if (!dies(c, v))
+            continue;
+        if (c->v[v].reg >= 0) {
+            c->regv[c->v[v].reg] = FREE;
+            c->v[v].reg = -1;
+        }
+        if (c->v[v].slot >= 0) {
+            c->slot_busy[c->v[v].slot] = 0;
+            c->v[v].slot = -1;
+        }
+        for (int fl = F_CF; fl <= F_OF; fl++)
+            if (c->flagv[fl] == v)
+                c->flagv[fl] = IR_NOVAL;
+    }
+}
+
+/* ---- checks and the walk ----------------------------------------------------------------------------------- */
+
+static int check_input(ctx *c, const char *sym)
+{
+    const ir_func *f = c->f;
+    if (!sym[0] || !((sym[0] >= 'a' && sym[0] <= 'z') || (sym[0] >= 'A' && sym[0] <= 'Z') || sym[0] == '_'))
+        return fail(c, "symbol '%s' is not an identifier", sym);
+    for (const char *p = sym; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            return fail(c, "symbol '%s' is not an identifier", sym);
+    if (f->narr == 0 || f->narr > 64)
+        return fail(c, "%s: %u arrays (1 to 64 supported)", f->name, f->narr);
+    for (uint32_t j = 0; j < f->narr; j++)
+        if (f->arr[j].width != 64 || f->arr[j].len > (1u << 24))
+            return fail(c, "array %s: only 64-bit limbs (at most 2^24) are supported", f->arr[j].name);
+    for (uint32_t v = 0; v < f->nval; v++) {
+        const ir_value *x = &f->val[v];
+        if (x->width != 1 && x->width != 64)
+            return fail(c, "value %s is u%u: lower the function first (ir_lower)", x->name, x->width);
+    }
+    for (uint32_t i = 0; i < f->nnode; i++) {
+        const ir_node *n = &f->node[i];
+        const char *on = n->op < IR_NOPS ? ir_op_name((ir_op)n->op) : "?";
+        if (n->op >= IR_NOPS)
+            return fail(c, "node %u: unknown operation %u", i, n->op);
+        if (n->nargs != ir_op_nargs((ir_op)n->op) || n->nres != ir_op_nres((ir_op)n->op))
+            return fail(c, "node %u (%s): wrong operand count", i, on);
+        if (ir_op_sized((ir_op)n->op) && n->size != 64)
+            return fail(c, "node %u (%s.%u): only size 64 is supported", i, on, n->size);
+        if ((n->op == IR_LOAD || n->op == IR_STORE) &&
+            (n->arr >= f->narr || n->limb >= f->arr[n->arr].len || f->arr[n->arr].is_output != (n->op == IR_STORE)))
+            return fail(c, "node %u (%s): bad array or limb", i, on);
+        for (int k = 0; k < n->nargs; k++) {
+            ir_val a = n->arg[k];
+            if (a >= f->nval)
+                return fail(c, "node %u (%s): operand %d undefined", i, on, k);
+            const ir_value *x = &f->val[a];
+            if (!x->is_const && x->node >= i)
+                return fail(c, "node %u (%s): operand %s used before it is defined", i, on, x->name);
+            if (!x->is_const && (x->slot >= IR_MAX_RES || f->node[x->node].res[x->slot] != a))
+                return fail(c, "node %u (%s): operand %s: incoherent definition", i, on, x->name);
+        }
+        for (int k = 0; k < n->nres; k++)
+            if (n->res[k] >= f->nval)
+                return fail(c, "node %u (%s): result %d undefined", i, on, k);
+        if ((n->op == IR_SHL || n->op == IR_SHR) && !f->val[n->arg[1]].is_const)
+            return fail(c, "node %u (%s): the shift amount must be a constant", i, on);
+        if (n->op == IR_SHRD && !f->val[n->arg[2]].is_const)
+            return fail(c, "node %u (shrd): the shift amount must be a constant", i);
+        if (ir_op_sized((ir_op)n->op) && n->op != IR_MULX) {
+            ir_val cin = n->arg[0];
+            if (f->val[cin].is_const ? f->val[cin].k > 1 : f->val[cin].width != 1)
+                return fail(c, "node %u (%s): the carry-in must be a u1 value or 0 or 1", i, on);
+        }
+    }
+    return 0;
+}
+
+static int walk(ctx *c)
+{
+    const ir_func *f = c->f;
+    for (int r = 0; r < NREG; r++) {
+        c->regv[r] = FREE;
+        c->lock[r] = false;
+        c->used[r] = false;
+    }
+    c->regv[RSP] = TEMP; /* never allocated */
+    memset(c->slot_busy, 0, c->nslot_cap);
+    c->nslots = 0;
+    c->flagv[F_CF] = c->flagv[F_OF] = IR_NOVAL;
+    c->known0[F_CF] = c->known0[F_OF] = false;
+    memset(&c->st, 0, sizeof c->st);
+    c->len = 0;
+    for (uint32_t v = 0; v < c->nv; v++) {
+        c->v[v].reg = -1;
+        c->v[v].slot = -1;
+        c->v[v].stack_arg = -1;
+        c->v[v].up = 0;
+    }
+    /* argument k: output arrays first, then inputs */
+    unsigned k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t j = 0; j < f->narr; j++)
+            if (f->arr[j].is_output == (pass == 0)) {
+                uint32_t p = f->nval + j;
+                if (k < 6) {
+                    if (c->v[p].un) {
+                        c->regv[ARGREG[k]] = (int)p;
+                        c->v[p].reg = ARGREG[k];
+                    }
+                } else {
+                    c->v[p].stack_arg = (int)k;
+                }
+                k++;
+            }
+
+    const char *sym = c->o && c->o->symbol ? c->o->symbol : f->name;
+    /* the prologue (known after the first walk) */
+    put(c, "\t.text\n\t.globl\t%s\n", sym);
+    if (c->o && c->o->hidden)
+        put(c, "\t.hidden\t%s\n", sym);
+    put(c, "\t.type\t%s, @function\n\t.p2align 4\n%s:\n", sym, sym);
+    for (int i = 0; i < 6; i++)
+        if (c->npush & (1u << (8 + i)))
+            ins(c, "pushq %%%s", R64[CALLEE[i]]);
+    if (c->frame)
+        ins(c, "subq $%u, %%rsp", c->frame);
+    unsigned npush_mask = c->npush;
+    c->npush = 0;
+    for (int i = 0; i < 6; i++)
+        if (npush_mask & (1u << (8 + i)))
+            c->npush++;
+
+    for (uint32_t i = 0; i < f->nnode && !c->failed; i++) {
+        const ir_node *n = &f->node[i];
+        uint8_t dec = c->o && c->o->decisions ? c->o->decisions[i] : 0;
+        c->cur = i;
+        lock_operands(c, n);
+        switch ((ir_op)n->op) {
+        case IR_LOAD: do_load(c, n); break;
+        case IR_STORE: do_store(c, n); break;
+        case IR_CAST: do_cast(c, n); break;
+        case IR_ADD: do_add(c, n); break;
+        case IR_SUB: do_binop(c, n, "subq", false); break;
+        case IR_MUL: do_mul(c, n); break;
+        case IR_SHL:
+        case IR_SHR: do_shift(c, n); break;
+        case IR_AND: do_binop(c, n, "andq", true); break;
+        case IR_OR: do_binop(c, n, "orq", true); break;
+        case IR_XOR: do_binop(c, n, "xorq", true); break;
+        case IR_NOT: do_not(c, n); break;
+        case IR_LNOT: do_lnot(c, n); break;
+        case IR_MULX: do_mulx(c, n, dec); break;
+        case IR_ADDCARRYX: do_addcarryx(c, n, dec); break;
+        case IR_SUBBORROWX: do_subborrowx(c, n); break;
+        case IR_CMOVZNZ: do_cmov(c, n); break;
+        case IR_SHRD: do_shrd(c, n); break;
+        default: return fail(c, "node %u: unsupported operation", i);
+        }
+        end_node(c, n);
+    }
+    if (c->frame)
+        ins(c, "addq $%u, %%rsp", c->frame);
+    for (int i = 5; i >= 0; i--)
+        if (npush_mask & (1u << (8 + i)))
+            ins(c, "popq %%%s", R64[CALLEE[i]]);
+    ins(c, "ret");
+    put(c, "\t.size\t%s, .-%s\n\t.section\t.note.GNU-stack,\"\",@progbits\n", sym, sym);
+    c->npush = npush_mask;
+    return c->failed ? -1 : 0;
+}
+
+static void header(ctx *c, char **out, size_t *len)
+{
+    const ir_func *f = c->f;
+    const char *sym = c->o && c->o->symbol ? c->o->symbol : f->name;
+    char *body = c->buf;
+    size_t blen = c->len;
+    c->cap = blen + 4096;
+    c->len = 0;
+    c->buf = malloc(c->cap);
+    if (!c->buf) {
+        c->buf = body;
+        fail(c, "out of memory");
+        return;
+    }
+    put(c, "/* GENERATED by ecopt — do not edit.\n * %s\n *\n", c->o && c->o->command ? c->o->command : "command: none");
+    put(c, " * %s — %s (straight-line x86-64, emit/emit_asm.c)\n", sym, f->prime[0] ? f->prime : "IR program");
+    put(c, " * Shapes:  void %s(", sym);
+    unsigned k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t j = 0; j < f->narr; j++)
+            if (f->arr[j].is_output == (pass == 0))
+                put(c, "%suint64_t %s%s[%u]", k++ ? ", " : "", pass ? "const " : "", f->arr[j].name,
+                    f->arr[j].len);
+    put(c, ")\n * Bounds:  those of the IR program\n * Alias:   ");
+    int any = 0;
+    for (uint32_t j = 0; j < f->narr; j++)
+        for (uint32_t i = 0; i < f->narr && i < 64; i++)
+            if (f->arr[j].is_output && ((f->arr[j].alias >> i) & 1))
+                put(c, "%s%s may equal %s", any++ ? ", " : "", f->arr[j].name, f->arr[i].name);
+    put(c, "%s\n * Time:    constant (no branch, no data-dependent address)\n", any ? "" : "none");
+    put(c, " * ABI:     System V AMD64; clobbers rax rcx rdx rsi rdi r8-r11 and the flags");
+    int ns = 0;
+    for (int i = 0; i < 6; i++)
+        if (c->npush & (1u << (8 + i)))
+            put(c, "%s%s", ns++ ? " " : "; saves ", R64[CALLEE[i]]);
+    put(c, "\n * Stats:   %u instructions, %u spills, %u reloads, %u stack slots, %u flag saves\n */\n",
+        c->st.ninsns, c->st.nspills, c->st.nreloads, c->st.nslots, c->st.nflags);
+    put(c, "%.*s", (int)blen, body);
+    free(body);
+    if (!c->failed) {
+        *out = c->buf;
+        if (len)
+            *len = c->len;
+        c->buf = NULL;
+    }
+}
+
+int emit_asm(const ir_func *f, const emit_asm_opts *opts, char **out, size_t *len, char *err, size_t errlen)
+{
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.f = f;
+    c.o = opts;
+    c.err = err;
+    c.errlen = errlen;
+    if (err && errlen)
+        err[0] = 0;
+    if (!out)
+        return fail(&c, "no output pointer");
+    *out = NULL;
+    if (!f)
+        return fail(&c, "no function");
+    const char *sym = opts && opts->symbol ? opts->symbol : f->name;
+    if (check_input(&c, sym) < 0)
+        return -1;
+    c.nv = f->nval + f->narr;
+    c.v = calloc(c.nv, sizeof *c.v);
+    uint32_t nuses = 0;
+    for (uint32_t i = 0; i < f->nnode; i++)
+        nuses += f->node[i].nargs + 1u;
+    c.uses = malloc((nuses + 1) * sizeof *c.uses);
+    c.nslot_cap = c.nv + 16;
+    c.slot_busy = calloc(c.nslot_cap, 1);
+    c.cap = 1 << 16;
+    c.buf = malloc(c.cap);
+    if (!c.v || !c.uses || !c.slot_busy || !c.buf) {
+        fail(&c, "out of memory");
+        goto done;
+    }
+    /* uses per value, in node order */
+    for (uint32_t i = 0; i < f->nnode; i++) {
+        const ir_node *n = &f->node[i];
+        for (int k = 0; k < n->nargs; k++)
+            if (!f->val[n->arg[k]].is_const)
+                c.v[n->arg[k]].un++;
+        if (n->op == IR_LOAD || n->op == IR_STORE)
+            c.v[f->nval + n->arr].un++;
+    }
+    uint32_t off = 0;
+    for (uint32_t v = 0; v < c.nv; v++) {
+        c.v[v].u0 = off;
+        off += c.v[v].un;
+        c.v[v].un = 0;
+        c.v[v].width = v < f->nval ? f->val[v].width : 64;
+    }
+    for (uint32_t i = 0; i < f->nnode; i++) {
+        const ir_node *n = &f->node[i];
+        for (int k = 0; k < n->nargs; k++)
+            if (!f->val[n->arg[k]].is_const) {
+                av *a = &c.v[n->arg[k]];
+                if (!a->un || c.uses[a->u0 + a->un - 1] != i)
+                    c.uses[a->u0 + a->un++] = i;
+            }
+        if (n->op == IR_LOAD || n->op == IR_STORE) {
+            av *a = &c.v[f->nval + n->arr];
+            if (!a->un || c.uses[a->u0 + a->un - 1] != i)
+                c.uses[a->u0 + a->un++] = i;
+        }
+    }
+    /* pass 1: frame and callee-saved registers; pass 2: the text */
+    if (walk(&c) < 0)
+        goto done;
+    unsigned mask = 0;
+    for (int i = 0; i < 6; i++)
+        if (c.used[CALLEE[i]])
+            mask |= 1u << (8 + i);
+    c.npush = mask;
+    c.frame = 8 * c.nslots;
+    unsigned nslots1 = c.nslots;
+    if (walk(&c) < 0)
+        goto done;
+    if (c.nslots != nslots1) {
+        fail(&c, "internal: the two walks differ");
+        goto done;
+    }
+    c.st.nslots = c.nslots;
+    for (int i = 0; i < 6; i++)
+        if (mask & (1u << (8 + i)))
+            c.st.nsaved++;
+    header(&c, out, len);
+    if (!c.failed && opts && opts->stats)
+        *opts->stats = c.st;
+done:
+    free(c.v);
+    free(c.uses);
+    free(c.slot_busy);
+    free(c.buf);
+    return c.failed ? -1 : 0;
+}

@@ -1,0 +1,68 @@
+/* emit_asm.h — lowered IR to x86-64 assembly (AT&T syntax, GNU as), issue 6 "Code generation": the first,
+ * deterministic version of the optimizer's code generator.
+ *
+ * Input: a LOWERED function (ir_lower): every value 1 or 64 bits wide; operations load, store, cast, add, sub, mul,
+ * shl, shr, and, or, xor, not, lnot, cmovznz, shrd and mulx/addcarryx/subborrowx of size 64. Anything else (a u128
+ * value, a size other than 64) is refused with an error naming the node.
+ *
+ * Output: a complete .S: `.text`, `.globl`, optional `.hidden`, `.type sym,@function`, the function as straight-line
+ * code (no branch of any kind), `ret`, `.size`, and `.section .note.GNU-stack,"",@progbits`.
+ *
+ * ABI: System V AMD64 with the fiat signature (emit/emit_c.h): every output array (declaration order), then every
+ * input array, each a pointer to 64-bit limbs; the first six in rdi rsi rdx rcx r8 r9, the others on the stack at
+ * 8(%rsp), 16(%rsp), ... at entry. Clobbers: rax rcx rdx rsi rdi r8-r11 and the flags; rbx rbp r12-r15 are pushed
+ * and popped when used. Spills go to 8-byte slots at 0(%rsp), 8(%rsp), ... after `sub $N, %rsp` (no red zone used).
+ *
+ * Schedule: instructions follow the IR's node order; loads and stores keep their order, so the IR's alias rule
+ * (every load of an aliased input before the first store to the output) carries over to the machine code.
+ *
+ * Instructions: mov/movabs/movzbl, lea (adds without a carry-out, constant multiples 2 3 4 5 8 9, small shifts
+ * left), imul (other constant multiples, 64-bit products), mulx (one operand in rdx), add/adc/adcx/adox for
+ * addcarryx (CF chain by default, OF chain per decision), sub/sbb for subborrowx, shrd, shr, shl, and, or, xor, not,
+ * neg (a carry-in that lives in a register back into CF), test + cmovnz for cmovznz (cmovc/cmovo when the condition
+ * is still in the flag), setc/seto + movzbl when a carry in a flag must outlive the next flag write, clc/stc for
+ * a constant carry-in when another chain's flag is live.
+ *
+ * Register allocation: deterministic; the 15 usable general-purpose registers; when none is free the value (or
+ * argument pointer) whose next use is furthest is spilled (Belady, "A study of replacement algorithms for a
+ * virtual-storage computer", IBM Systems Journal 5(2), 1966); a value is stored to a slot at most once (SSA). */
+#ifndef ECOPT_EMIT_ASM_H
+#define ECOPT_EMIT_ASM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+
+/* Per-node decisions (bit flags; emit_asm_opts.decisions, one byte per node of f, in node order). */
+#define EMIT_ASM_D_OF 1u    /* addcarryx: run this step on the OF chain (adox); ignored when the carry-in is not
+                               0 or already in OF, or when OF cannot be cleared without losing a live CF */
+#define EMIT_ASM_D_RDX_A 2u /* mulx: put arg[0] in rdx */
+#define EMIT_ASM_D_RDX_B 4u /* mulx: put arg[1] in rdx (neither: an operand already in rdx, else a constant, else
+                               the operand used again sooner) */
+
+typedef struct {
+    unsigned ninsns;   /* instructions in the function, prologue and ret included */
+    unsigned nspills;  /* stores of a register to a stack slot */
+    unsigned nreloads; /* loads back from a slot (or of a stack-passed argument pointer) */
+    unsigned nslots;   /* 8-byte stack slots (frame = 8 * nslots bytes) */
+    unsigned nsaved;   /* callee-saved registers pushed */
+    unsigned nflags;   /* carries materialised from a flag (setc/seto + movzbl) */
+} emit_asm_stats;
+
+typedef struct {
+    const char *symbol;         /* NULL: f->name; must be a C identifier */
+    bool hidden;                /* add `.hidden sym` (built into the library) */
+    const uint8_t *decisions;   /* NULL (all 0) or f->nnode bytes of EMIT_ASM_D_* */
+    const char *command;        /* for the header comment ("ecopt ..."); NULL: none */
+    emit_asm_stats *stats;      /* filled when not NULL */
+} emit_asm_opts;
+
+/* emit_asm — the .S text for the lowered function f (opts NULL: defaults). On success *out is a NUL-terminated
+ * heap string (free it) of *len bytes (len may be NULL) and 0 is returned. On error -1 with err (size errlen) one
+ * line: "node 12 (mulx.32): only size 64 is supported", "value x3 is u128: lower the function first (ir_lower)",
+ * "symbol '1x' is not an identifier", "out of memory", ... */
+int emit_asm(const ir_func *f, const emit_asm_opts *opts, char **out, size_t *len, char *err, size_t errlen);
+
+#endif

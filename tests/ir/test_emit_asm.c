@@ -1,0 +1,566 @@
+/* test_emit_asm.c — the assembly emitter (emit/emit_asm.c): lowered IR to x86-64 .S, assembled by the system
+ * assembler (cc -shared / cc -c), loaded and run on edge and random inputs against the interpreter (ir_eval of the
+ * UNLOWERED program, so ir_lower is not trusted either), also with the output array passed as each input it may
+ * alias. Functions: generated ones (gen_build), fiat-crypto's (ir_fiat_load, with --fiat DIR) and hand-made
+ * programs that force spills, stack-passed arguments, carries that outlive a flag write, carries used as values
+ * and as cmov conditions. Each function is emitted with the default decisions and with random ones (OF chains,
+ * the rdx operand of mulx). The object has no branch (objdump), the text has the sections the contract names and
+ * is the same when emitted twice; bad input (u128 left, mulx.32, a symbol that is no identifier) is an error.
+ * When the checker is built (ECOPT_HAVE_CHECK) each default emission goes through check_file and its verdict is
+ * printed (--require-proved makes anything but PROVED a failure).
+ *
+ * Usage: test_emit_asm [--seed N] [--iters N] [--fiat DIR] [--keep] [--require-proved]
+ * Exit 0 pass, 1 fail, 2 usage, 77 skip (no cc, or the CPU lacks BMI2/ADX for mulx/adcx/adox). */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cc_util.h"
+#include "emit/emit_asm.h"
+#include "emit_progs.h"
+#include "gen/gen.h"
+#include "ir/ir.h"
+#ifdef ECOPT_HAVE_CHECK
+#include "check/check.h"
+#endif
+
+static int failures;
+#define FAIL(...)                                                                                                    \
+    do {                                                                                                             \
+        fprintf(stderr, "FAIL: " __VA_ARGS__);                                                                       \
+        fprintf(stderr, "\n");                                                                                       \
+        failures++;                                                                                                  \
+    } while (0)
+
+static uint64_t seed = 1;
+static long iters = 10000;
+static int require_proved;
+static char dir[512];
+
+/* ---- running a command ------------------------------------------------------------------------------------- */
+
+static int run(char *const argv[], char *log, size_t loglen)
+{
+    char lp[600];
+    snprintf(lp, sizeof lp, "%s/cmd.log", dir);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = open(lp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0;
+    if (waitpid(pid, &st, 0) < 0)
+        return -1;
+    log[0] = 0;
+    FILE *fp = fopen(lp, "r");
+    if (fp) {
+        size_t n = fread(log, 1, loglen - 1, fp);
+        log[n] = 0;
+        fclose(fp);
+    }
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static int write_file(const char *path, const char *s, size_t n)
+{
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return -1;
+    size_t w = fwrite(s, 1, n, fp);
+    return fclose(fp) == 0 && w == n ? 0 : -1;
+}
+
+/* ---- one emitted function: assemble, run, compare --------------------------------------------------------- */
+
+static void run_code(const ir_func *src, cc_fn fn, const char *what, long n)
+{
+    static uint64_t in[EP_MAXARR][EP_MAXLIMB], want[EP_MAXARR][EP_MAXLIMB], got[EP_MAXARR][EP_MAXLIMB];
+    static uint64_t inbuf[EP_MAXARR][EP_MAXLIMB];
+    uint64_t state = seed * 0x9e3779b97f4a7c15u + strlen(src->name);
+    unsigned bad = 0;
+    for (long t = -(long)EP_NEDGE; t < n && bad < 3; t++) {
+        memset(in, 0, sizeof in);
+        ep_inputs(src, t < 0 ? (int)(t + EP_NEDGE) : -1, &state, in);
+        memset(want, 0, sizeof want);
+        if (ep_eval(src, in, want) < 0) {
+            FAIL("ir_eval: out of memory");
+            return;
+        }
+        for (int alias = -1; alias < (int)src->narr; alias++) {
+            int oa = -1;
+            if (alias >= 0) {
+                if (src->arr[alias].is_output)
+                    continue;
+                for (uint32_t j = 0; j < src->narr && oa < 0; j++)
+                    if (src->arr[j].is_output && ((src->arr[j].alias >> alias) & 1) &&
+                        src->arr[j].len == src->arr[alias].len)
+                        oa = (int)j;
+                if (oa < 0)
+                    continue;
+            }
+            memcpy(inbuf, in, sizeof in);
+            memset(got, 0xee, sizeof got);
+            void *args[EP_MAXARR];
+            unsigned na = 0;
+            for (int pass = 0; pass < 2; pass++)
+                for (uint32_t j = 0; j < src->narr; j++)
+                    if (src->arr[j].is_output == (pass == 0))
+                        args[na++] = (int)j == oa ? (void *)inbuf[alias] : pass == 0 ? (void *)got[j]
+                                                                                     : (void *)inbuf[j];
+            if (cc_call_arrays(fn, na, args) < 0) {
+                FAIL("%s: %u arrays, more than cc_call_arrays takes", src->name, na);
+                return;
+            }
+            if (oa >= 0)
+                memcpy(got[oa], inbuf[alias], src->arr[oa].len * sizeof(uint64_t));
+            /* inputs that are not the output are untouched */
+            for (uint32_t j = 0; j < src->narr; j++)
+                if (!src->arr[j].is_output && (int)j != alias &&
+                    memcmp(inbuf[j], in[j], src->arr[j].len * sizeof(uint64_t))) {
+                    FAIL("%s (%s): input %s was written", src->name, what, src->arr[j].name);
+                    bad++;
+                }
+            for (uint32_t j = 0; j < src->narr; j++) {
+                if (!src->arr[j].is_output || !memcmp(got[j], want[j], src->arr[j].len * sizeof(uint64_t)))
+                    continue;
+                for (uint32_t l = 0; l < src->arr[j].len; l++)
+                    if (got[j][l] != want[j][l]) {
+                        FAIL("%s (%s%s%s): %s[%u] = 0x%016llx, the interpreter says 0x%016llx (input %s %ld)",
+                             src->name, what, oa >= 0 ? ", output = " : "", oa >= 0 ? src->arr[alias].name : "",
+                             src->arr[j].name, l, (unsigned long long)got[j][l], (unsigned long long)want[j][l],
+                             t < 0 ? "edge" : "random", t < 0 ? t + EP_NEDGE : t);
+                        break;
+                    }
+                for (uint32_t k = 0; k < src->narr; k++)
+                    if (!src->arr[k].is_output)
+                        ep_print_limbs(src->arr[k].name, in[k], src->arr[k].len);
+                bad++;
+            }
+        }
+    }
+}
+
+static void check_text(const char *sym, const char *s, bool hidden)
+{
+    char want[400];
+    const char *need[6];
+    char b0[400], b1[400], b2[400];
+    snprintf(b0, sizeof b0, "\t.globl\t%s\n", sym);
+    snprintf(b1, sizeof b1, "\t.type\t%s, @function\n", sym);
+    snprintf(b2, sizeof b2, "\t.size\t%s, .-%s\n", sym, sym);
+    need[0] = "\t.text\n";
+    need[1] = b0;
+    need[2] = b1;
+    need[3] = b2;
+    need[4] = "\t.section\t.note.GNU-stack,\"\",@progbits\n";
+    need[5] = "\tret\n";
+    for (int i = 0; i < 6; i++)
+        if (!strstr(s, need[i]))
+            FAIL("%s: the .S lacks \"%s\"", sym, need[i]);
+    snprintf(want, sizeof want, "\t.hidden\t%s\n", sym);
+    if (!!strstr(s, want) != hidden)
+        FAIL("%s: .hidden %s", sym, hidden ? "missing" : "present without the option");
+    /* no branch or call mnemonic in the text (the object is disassembled too) */
+    for (const char *p = s; (p = strstr(p, "\n\t")); p += 2)
+        if (p[2] == 'j' || !strncmp(p + 2, "call", 4) || !strncmp(p + 2, "loop", 4))
+            FAIL("%s: a branch in the text: %.20s", sym, p + 2);
+}
+
+typedef struct {
+    unsigned ninsns, nspills, nreloads, nslots, nsaved, nflags;
+} stats_row;
+
+/* emit, assemble, run; variant 0 = default decisions, else random ones from the variant number */
+static void test_one(const ir_func *src, const ir_func *low, int variant, long n, const char *label)
+{
+    char err[1024], sym[160], path[700], so[700], obj[700], log[4096];
+    snprintf(sym, sizeof sym, "%s_v%d", low->name, variant);
+    uint8_t *dec = NULL;
+    if (variant) {
+        dec = calloc(low->nnode + 1, 1);
+        if (!dec) {
+            FAIL("out of memory");
+            return;
+        }
+        uint64_t st = seed + 77 * (uint64_t)variant;
+        for (uint32_t i = 0; i < low->nnode; i++) {
+            uint64_t r = ep_rand(&st);
+            if (low->node[i].op == IR_ADDCARRYX)
+                dec[i] = (r & 3) ? EMIT_ASM_D_OF : 0;
+            else if (low->node[i].op == IR_MULX)
+                dec[i] = (r % 3) == 0 ? EMIT_ASM_D_RDX_A : (r % 3) == 1 ? EMIT_ASM_D_RDX_B : 0;
+        }
+    }
+    emit_asm_stats stats;
+    emit_asm_opts o = { .symbol = sym, .hidden = true, .decisions = dec, .command = "test_emit_asm",
+                        .stats = &stats };
+    char *s = NULL, *s2 = NULL;
+    size_t len = 0, len2 = 0;
+    /* the hidden variant: its text only (dlsym cannot see a hidden symbol) */
+    if (emit_asm(low, &o, &s2, &len2, err, sizeof err) < 0) {
+        FAIL("%s: emit_asm: %s", label, err);
+        free(dec);
+        return;
+    }
+    check_text(sym, s2, true);
+    free(s2);
+    o.hidden = false;
+    if (emit_asm(low, &o, &s, &len, err, sizeof err) < 0) {
+        FAIL("%s: emit_asm: %s", label, err);
+        free(dec);
+        return;
+    }
+    if (emit_asm(low, &o, &s2, &len2, err, sizeof err) < 0 || len != len2 || memcmp(s, s2, len))
+        FAIL("%s: emit_asm is not deterministic", label);
+    free(s2);
+    check_text(sym, s, false);
+    snprintf(path, sizeof path, "%s/%s.S", dir, sym);
+    snprintf(so, sizeof so, "%s/%s.so", dir, sym);
+    snprintf(obj, sizeof obj, "%s/%s.o", dir, sym);
+    if (write_file(path, s, len) < 0) {
+        FAIL("cannot write %s", path);
+        goto out;
+    }
+    char *cso[] = { "cc", "-shared", "-fPIC", "-o", so, path, NULL };
+    char *cobj[] = { "cc", "-c", "-o", obj, path, NULL };
+    if (run(cso, log, sizeof log) < 0 || run(cobj, log, sizeof log) < 0) {
+        FAIL("%s: the assembler refused %s:\n%s", label, path, log);
+        goto out;
+    }
+    char report[2048];
+    int nj = cc_find_conditional_jumps(obj, report, sizeof report);
+    if (nj != 0)
+        FAIL("%s: %d branches in the object (or objdump failed): %s", label, nj, report);
+    void *h = cc_dlopen(so, err, sizeof err);
+    if (!h) {
+        FAIL("%s: %s", label, err);
+        goto out;
+    }
+    cc_fn fn = cc_dlsym(h, sym, err, sizeof err);
+    if (!fn)
+        FAIL("%s: %s", label, err);
+    else
+        run_code(src, fn, variant ? "random decisions" : "default", n);
+    cc_dlclose(h);
+    printf("  %-44s %-7s %5u insns %4u spills %4u reloads %3u slots %u saved %3u flag saves\n", label,
+           variant ? "random" : "default", stats.ninsns, stats.nspills, stats.nreloads, stats.nslots, stats.nsaved,
+           stats.nflags);
+#ifdef ECOPT_HAVE_CHECK
+    if (variant == 0) {
+        check_result r;
+        memset(&r, 0, sizeof r);
+        check_verdict v = check_file(src, path, sym, NULL, &r);
+        printf("    ecopt check: %s%s%s (%.2f s)\n", v == CHECK_PROVED ? "PROVED" : v == CHECK_REJECTED ? "REJECTED"
+                                                                                                  : "BAD INPUT",
+               v == CHECK_PROVED ? "" : ": ", v == CHECK_PROVED ? "" : r.reason, r.seconds_total);
+        if (require_proved && v != CHECK_PROVED)
+            FAIL("%s: not PROVED: %s", label, r.reason);
+    }
+#endif
+out:
+    free(s);
+    free(dec);
+}
+
+static void test_func(ir_func *src, const char *label)
+{
+    char err[1024];
+    ir_func *low = ir_lower(src, err, sizeof err);
+    if (!low) {
+        FAIL("%s: ir_lower: %s", label, err);
+        return;
+    }
+    test_one(src, low, 0, iters, label);
+    test_one(src, low, 1, iters / 4, label);
+    test_one(src, low, 2, iters / 4, label);
+    ir_func_free(low);
+}
+
+/* ---- the functions ------------------------------------------------------------------------------------------ */
+
+static void test_gen(void)
+{
+    static const struct {
+        const char *prime;
+        gen_method m;
+        unsigned limbs;
+        ir_kind op;
+    } specs[] = {
+        { "2^255-19", GEN_SOLINAS_UNSATURATED, 5, IR_KIND_MUL },
+        { "2^255-19", GEN_SOLINAS_UNSATURATED, 5, IR_KIND_SQUARE },
+        { "2^255-19", GEN_SOLINAS_UNSATURATED, 5, IR_KIND_ADD },
+        { "2^255-19", GEN_SOLINAS_UNSATURATED, 5, IR_KIND_SUB },
+        { "2^255-19", GEN_SOLINAS_UNSATURATED, 5, IR_KIND_CARRY },
+        { "2^255-19", GEN_SOLINAS_SATURATED, 4, IR_KIND_MUL },
+        { "2^256-2^224+2^192+2^96-1", GEN_MONTGOMERY, 4, IR_KIND_MUL },
+        { "2^256-2^224+2^192+2^96-1", GEN_MONTGOMERY, 4, IR_KIND_ADD },
+        { "2^256-2^224+2^192+2^96-1", GEN_MONTGOMERY, 4, IR_KIND_SUB },
+        { "2^521-1", GEN_SOLINAS_UNSATURATED, 9, IR_KIND_MUL },
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        gen_spec s = { .prime = specs[i].prime, .method = specs[i].m, .limbs = specs[i].limbs, .op = specs[i].op };
+        char err[512];
+        ir_func *f = gen_build(&s, err, sizeof err);
+        if (!f) {
+            FAIL("gen_build %s: %s", specs[i].prime, err);
+            continue;
+        }
+        test_func(f, f->name);
+        ir_func_free(f);
+    }
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    char *b = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n + 65536 > cap) {
+            cap = 2 * cap + 65536;
+            char *nb = realloc(b, cap + 1);
+            if (!nb) {
+                free(b);
+                fclose(fp);
+                return NULL;
+            }
+            b = nb;
+        }
+        size_t r = fread(b + n, 1, cap - n, fp);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    fclose(fp);
+    b[n] = 0;
+    *len = n;
+    return b;
+}
+
+static void test_fiat(const char *fdir)
+{
+    static const char *const fns[][2] = {
+        { "curve25519_64.json", "fiat_25519_carry_mul" },
+        { "curve25519_64.json", "fiat_25519_carry_square" },
+        { "p256_64.json", "fiat_p256_mul" },
+        { "p384_64.json", "fiat_p384_mul" },
+        { "p434_64.json", "fiat_p434_mul" },
+        { "secp256k1_montgomery_64.json", "fiat_secp256k1_montgomery_mul" },
+        { "poly1305_64.json", "fiat_poly1305_carry_mul" },
+        { "p256_64.json", "fiat_p256_add" },
+        { "p256_64.json", "fiat_p256_sub" },
+    };
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
+        char path[1024], err[1024];
+        snprintf(path, sizeof path, "%s/%s", fdir, fns[i][0]);
+        size_t len = 0;
+        char *json = read_all(path, &len);
+        if (!json) {
+            FAIL("cannot read %s", path);
+            continue;
+        }
+        ir_func *f = ir_fiat_load(json, len, path, fns[i][1], err, sizeof err);
+        free(json);
+        if (!f) {
+            FAIL("%s: %s", fns[i][1], err);
+            continue;
+        }
+        test_func(f, f->name);
+        ir_func_free(f);
+    }
+}
+
+/* Hand-made programs: carries across flag writes, carries as values and conditions, every operation, spills,
+ * stack-passed arguments. */
+static const char *const HAND[] = {
+    /* carries: c0 outlives an imul (flag write) and is used as a value and as a carry-in; a borrow in CF selects;
+     * a carry that was clobbered selects from a register; u1 results of lnot, casts, not on u1 */
+    "func h_flags\n"
+    "  in a[4] 0..0xffffffff\n"
+    "  in b[4] 0..0xffffffff\n"
+    "  out o[12]\n"
+    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  a2:u64 = load a[2]\n  a3:u64 = load a[3]\n"
+    "  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n  b2:u64 = load b[2]\n  b3:u64 = load b[3]\n"
+    "  s0:u64, c0:u1 = addcarryx.64 0:u1, a0, b0\n"
+    "  m1:u64 = mul a1, 19\n"
+    "  s1:u64, c1:u1 = addcarryx.64 c0, m1, b1\n"
+    "  t1:u64 = add c1, a2\n"
+    "  s2:u64, c2:u1 = addcarryx.64 c1, a2, 0\n"
+    "  d0:u64, w0:u1 = subborrowx.64 0:u1, a3, b3\n"
+    "  d1:u64, w1:u1 = subborrowx.64 w0, a0, b1\n"
+    "  k0:u64 = cmovznz w1, d0, d1\n"
+    "  k1:u64 = cmovznz c2, a3, t1\n"
+    "  k2:u64 = cmovznz a1, 0xffffffffffffffff, 0\n"
+    "  n0:u64 = not a0\n"
+    "  l0:u1 = lnot a1\n"
+    "  l1:u1 = not l0\n"
+    "  x0:u64 = xor n0, 0xffffffff00000000\n"
+    "  z0:u64 = and x0, 0xfffffffffffff\n"
+    "  z1:u64 = and x0, 0xffffffff\n"
+    "  z2:u64 = or z1, 0x8000000000000000\n"
+    "  r0:u64 = shrd a0, b0, 13\n"
+    "  q0:u64 = shl a1, 3\n  q1:u64 = shl a1, 17\n  q2:u64 = shr b2, 7\n  q3:u64 = add q0, q1\n"
+    "  p0:u64 = mul a2, 3\n  p1:u64 = mul a2, 8\n  p2:u64 = mul q2, 0x100000000\n  p3:u64 = mul a2, q2\n"
+    "  u0:u64 = add p0, p1\n  u1:u64 = add u0, p2\n  u2:u64 = add u1, p3\n  u3:u64 = add u2, 0xfffffffffff\n"
+    "  e0:u1 = cast s2\n"
+    "  e1:u64 = add e0, l1\n"
+    "  e2:u64 = add e1, c0\n"
+    "  e3:u64 = sub 0x100, e2\n"
+    "  f0:u64 = add s1, c2\n"
+    "  store o[0], s0\n  store o[1], f0\n  store o[2], s2\n  store o[3], k0\n  store o[4], k1\n"
+    "  store o[5], k2\n  store o[6], z0\n  store o[7], z2\n  store o[8], r0\n  store o[9], q3\n"
+    "  store o[10], u3\n  store o[11], e3\n"
+    "end\n",
+    /* twenty-four loads live at once: spills, reloads, the argument pointers spilled too */
+    "func h_spill\n"
+    "  in a[24] 0..0xffffff\n"
+    "  out o[2]\n"
+    "  x0:u64 = load a[0]\n  x1:u64 = load a[1]\n  x2:u64 = load a[2]\n  x3:u64 = load a[3]\n"
+    "  x4:u64 = load a[4]\n  x5:u64 = load a[5]\n  x6:u64 = load a[6]\n  x7:u64 = load a[7]\n"
+    "  x8:u64 = load a[8]\n  x9:u64 = load a[9]\n  x10:u64 = load a[10]\n  x11:u64 = load a[11]\n"
+    "  x12:u64 = load a[12]\n  x13:u64 = load a[13]\n  x14:u64 = load a[14]\n  x15:u64 = load a[15]\n"
+    "  x16:u64 = load a[16]\n  x17:u64 = load a[17]\n  x18:u64 = load a[18]\n  x19:u64 = load a[19]\n"
+    "  x20:u64 = load a[20]\n  x21:u64 = load a[21]\n  x22:u64 = load a[22]\n  x23:u64 = load a[23]\n"
+    "  p0:u64, h0:u64 = mulx.64 x11, x12\n  p1:u64, h1:u64 = mulx.64 x10, x13\n"
+    "  p2:u64, h2:u64 = mulx.64 x9, x14\n   p3:u64, h3:u64 = mulx.64 x8, x15\n"
+    "  p4:u64, h4:u64 = mulx.64 x7, x16\n   p5:u64, h5:u64 = mulx.64 x6, x17\n"
+    "  p6:u64, h6:u64 = mulx.64 x5, x18\n   p7:u64, h7:u64 = mulx.64 x4, x19\n"
+    "  p8:u64, h8:u64 = mulx.64 x3, x20\n   p9:u64, h9:u64 = mulx.64 x2, x21\n"
+    "  p10:u64, h10:u64 = mulx.64 x1, x22\n p11:u64, h11:u64 = mulx.64 x0, x23\n"
+    "  s0:u64, c0:u1 = addcarryx.64 0:u1, p0, p1\n  s1:u64, c1:u1 = addcarryx.64 c0, s0, p2\n"
+    "  s2:u64, c2:u1 = addcarryx.64 c1, s1, p3\n  s3:u64, c3:u1 = addcarryx.64 c2, s2, p4\n"
+    "  s4:u64, c4:u1 = addcarryx.64 c3, s3, p5\n  s5:u64, c5:u1 = addcarryx.64 c4, s4, p6\n"
+    "  s6:u64 = add s5, p7\n  s7:u64 = add s6, p8\n  s8:u64 = add s7, p9\n  s9:u64 = add s8, p10\n"
+    "  s10:u64 = add s9, p11\n"
+    "  g0:u64 = add h0, h1\n  g1:u64 = add g0, h11\n  g2:u64 = add g1, c5\n"
+    "  store o[0], s10\n  store o[1], g2\n"
+    "end\n",
+    /* eight arrays: the last two pointers arrive on the stack; the outputs may alias inputs */
+    "func h_stack\n"
+    "  in a[2] 0..0xffffffff\n  in b[2] 0..0xffffffff\n  in c[2] 0..0xffffffff\n"
+    "  in d[2] 0..0xffffffff\n  in e[2] 0..0xffffffff\n  in g[2] 0..0xffffffff\n"
+    "  out o1[2] alias a, b\n  out o2[2] alias g\n"
+    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n"
+    "  c0:u64 = load c[0]\n  c1:u64 = load c[1]\n  d0:u64 = load d[0]\n  d1:u64 = load d[1]\n"
+    "  e0:u64 = load e[0]\n  e1:u64 = load e[1]\n  g0:u64 = load g[0]\n  g1:u64 = load g[1]\n"
+    "  t0:u64 = add a0, g1\n  t1:u64 = add b1, e0\n  t2:u64 = add c0, d1\n  t3:u64 = add g0, a1\n"
+    "  u0:u64 = add t0, t1\n  u1:u64 = add t2, t3\n  u2:u64 = add b0, c1\n  u3:u64 = add d0, e1\n"
+    "  store o1[0], u0\n  store o1[1], u1\n  store o2[0], u2\n  store o2[1], u3\n"
+    "end\n",
+};
+
+static void test_hand(void)
+{
+    for (size_t i = 0; i < sizeof HAND / sizeof HAND[0]; i++) {
+        char err[1024];
+        ir_func *f = ir_parse(HAND[i], err, sizeof err);
+        if (!f) {
+            FAIL("hand program %zu: %s", i, err);
+            continue;
+        }
+        test_func(f, f->name);
+        ir_func_free(f);
+    }
+}
+
+/* bad input: a clear error, no text */
+static void test_bad(void)
+{
+    char err[512];
+    char *s = NULL;
+    gen_spec sp = { .prime = "2^255-19", .method = GEN_SOLINAS_UNSATURATED, .limbs = 5, .op = IR_KIND_MUL };
+    ir_func *f = gen_build(&sp, err, sizeof err);
+    if (!f) {
+        FAIL("gen_build: %s", err);
+        return;
+    }
+    if (emit_asm(f, NULL, &s, NULL, err, sizeof err) == 0 || s || !strstr(err, "u128") || !strstr(err, "ir_lower"))
+        FAIL("an unlowered function: want an error naming u128 and ir_lower, got \"%s\"", s ? "text" : err);
+    ir_func *low = ir_lower(f, err, sizeof err);
+    emit_asm_opts o = { .symbol = "1x" };
+    if (!low || emit_asm(low, &o, &s, NULL, err, sizeof err) == 0 || !strstr(err, "not an identifier"))
+        FAIL("a bad symbol: want \"not an identifier\", got \"%s\"", err);
+    ir_func_free(low);
+    ir_func_free(f);
+    f = ir_parse("func m32\n  in a[1] 0..0xffffffff\n  out o[2]\n  a0:u64 = load a[0]\n"
+                 "  l:u64, h:u64 = mulx.32 a0, a0\n  store o[0], l\n  store o[1], h\nend\n",
+                 err, sizeof err);
+    if (!f)
+        FAIL("mulx.32 program: %s", err);
+    else if (emit_asm(f, NULL, &s, NULL, err, sizeof err) == 0 || !strstr(err, "node 1 (mulx.32)"))
+        FAIL("mulx.32: want an error naming node 1 (mulx.32), got \"%s\"", err);
+    ir_func_free(f);
+    if (emit_asm(NULL, NULL, &s, NULL, err, sizeof err) == 0)
+        FAIL("NULL function accepted");
+}
+
+static int cpu_has_adx_bmi2(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return 0;
+    return (b >> 8 & 1) && (b >> 19 & 1); /* BMI2, ADX */
+}
+
+int main(int argc, char **argv)
+{
+    const char *fdir = NULL;
+    int keep = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--iters") && i + 1 < argc)
+            iters = strtol(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--fiat") && i + 1 < argc)
+            fdir = argv[++i];
+        else if (!strcmp(argv[i], "--keep"))
+            keep = 1;
+        else if (!strcmp(argv[i], "--require-proved"))
+            require_proved = 1;
+        else {
+            fprintf(stderr, "usage: test_emit_asm [--seed N] [--iters N] [--fiat DIR] [--keep] [--require-proved]\n");
+            return 2;
+        }
+    }
+    printf("test_emit_asm --seed %llu --iters %ld\n", (unsigned long long)seed, iters);
+    test_bad();
+    if (!cpu_has_adx_bmi2()) {
+        printf("SKIP: this CPU has no BMI2/ADX (mulx, adcx, adox)\n");
+        return failures ? 1 : 77;
+    }
+    if (!cc_available("cc")) {
+        printf("SKIP: no cc to assemble with\n");
+        return failures ? 1 : 77;
+    }
+    char err[512];
+    if (cc_tmpdir(dir, sizeof dir, err, sizeof err) < 0) {
+        FAIL("%s", err);
+        return 1;
+    }
+    test_hand();
+    test_gen();
+    if (fdir)
+        test_fiat(fdir);
+    if (keep)
+        printf("kept %s\n", dir);
+    else
+        cc_rmtree(dir);
+    printf("%s (%d failures)\n", failures ? "FAIL" : "ok", failures);
+    return failures ? 1 : 0;
+}
