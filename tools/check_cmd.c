@@ -296,8 +296,12 @@ int cli_cmd_check(int argc, char **argv)
         break;
     case CHECK_REJECTED:
         if (!o_quiet->given) {
-            printf("REJECTED %s: %s: %s", sym, check_rule_name(r.rule), r.reason);
-            if (r.has_addr && !names_addr(r.reason, r.addr))
+            const char *rule = check_rule_name(r.rule), *why = r.reason;
+            size_t rl = strlen(rule);
+            if (strncmp(why, rule, rl) == 0 && why[rl] == ':' && why[rl + 1] == ' ')
+                why += rl + 2; /* "unproved: output limb 0 ..." names its rule already */
+            printf("REJECTED %s: %s: %s", sym, rule, why);
+            if (r.has_addr && !names_addr(why, r.addr))
                 printf(" (at 0x%llx)", (unsigned long long)r.addr);
             printf("\n");
             if (r.cex[0])

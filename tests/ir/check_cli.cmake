@@ -12,6 +12,6 @@ if(TARGET ecopt_check AND TARGET ecopt_cli AND (EXISTS ${PROJECT_SOURCE_DIR}/che
     string(REGEX REPLACE "^t_([a-z0-9_]+)\\(\\).*" "\\1" name "${def}")
     add_test(NAME check.cli.${name} COMMAND ${CHECK_CLI_BASH} ${CHECK_CLI_SCRIPT} $<TARGET_FILE:ecopt_cli> ${name})
     set_tests_properties(check.cli.${name} PROPERTIES LABELS check SKIP_RETURN_CODE 77
-                         ENVIRONMENT "ECOPT_TEST_FIAT=${CHECK_CLI_FIAT}")
+                         TIMEOUT 900 ENVIRONMENT "ECOPT_TEST_FIAT=${CHECK_CLI_FIAT}")
   endforeach()
 endif()
