@@ -398,9 +398,12 @@ static int write_reg(st *s, ZydisRegister reg, const val *v)
         cur->e = e;
         return s->bad ? -1 : 0;
     }
-    if (cur->ptr)
-        return reject(s, CHECK_RULE_UNSUPPORTED, "a %u-bit write into a pointer in %s", rr.size,
-                      ZydisRegisterGetString(reg));
+    if (cur->ptr) {
+        /* an 8/16-bit write over a dead pointer (clang: setb %sil): the pointer's bits are a value the function
+         * did not compute, so any later use of them is UNKNOWN_VALUE (or DATA_ADDRESS as an address) */
+        cur->ptr = false;
+        cur->e = ck(s, ex_unknown(s->x, 64));
+    }
     /* merged = 2^(lo+size) * (old >> (lo+size)) + 2^lo * new + (old mod 2^lo), lo = 8 for ah..bh */
     unsigned lo = rr.high ? 8 : 0, top = lo + rr.size;
     ex_id t[3] = { ck(s, ex_shr(s->x, 64, cur->e, top)), e, 0 };

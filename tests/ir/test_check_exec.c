@@ -590,6 +590,8 @@ static void gen_chains(void)
              "mov %%rdx, %%r9\nmov (%%rsi), %%rax\nmulq (%%r9)\nmov %%rax, (%%rdi)\nmov %%rdx, %%rcx\n"
              "mov 8(%%rsi), %%rax\nmulq (%%r9)\nadd %%rcx, %%rax\nadc $0, %%rdx\nmov %%rax, 8(%%rdi)\n"
              "mov %%rdx, 16(%%rdi)\nret\n");
+    add_case("setb into the low byte of a dead pointer, then movzbl", 2,
+             "mov (%%rsi), %%rax\ncmp (%%rdx), %%rax\nsetb %%sil\nmovzbl %%sil, %%esi\nmov %%rsi, (%%rdi)\nret\n");
     add_case("sbb r,r mask and cmov on it", 2,
              "mov (%%rsi), %%rax\ncmp (%%rdx), %%rax\nsbb %%rcx, %%rcx\nand 8(%%rsi), %%rcx\nmov %%rcx, (%%rdi)\n"
              "test %%rcx, %%rcx\ncmovne 8(%%rdx), %%rax\nmov %%rax, 8(%%rdi)\nret\n");
@@ -654,6 +656,10 @@ static void gen_bad(void)
             "mov (%rsi), %rax\ncmp %r11, %rax\ncmovb %rax, %rcx\nret\n");
     add_bad(CHECK_RULE_UNKNOWN_VALUE, 2, "an 8-bit write keeps unknown upper bits",
             "mov (%rsi), %rcx\nmov %cl, %al\nmov %rax, (%rdi)\nret\n");
+    add_bad(CHECK_RULE_UNKNOWN_VALUE, 3, "the upper bits of a pointer after an 8-bit write",
+            "mov (%rdx), %rax\ncmp 8(%rdx), %rax\nsetb %sil\nmov %rsi, (%rdi)\nret\n");
+    add_bad(CHECK_RULE_DATA_ADDRESS, 2, "a pointer with an 8-bit write used as an address",
+            "mov (%rdx), %rax\nmov %al, %sil\nmov (%rsi), %rax\nret\n");
     add_bad(CHECK_RULE_CALLEE_SAVED, 2, "rbx clobbered", "mov (%rsi), %rbx\nmov %rbx, (%rdi)\nret\n");
     add_bad(CHECK_RULE_CALLEE_SAVED, 4, "r15 restored to another value", "push %r15\npush %r14\npop %r15\npop %r14\nret\n");
     add_bad(CHECK_RULE_STACK_UNBALANCED, 1, "push without pop", "push %rax\nret\n");
