@@ -319,11 +319,16 @@ static int reg_of(ctx *c, uint32_t v)
     return ensure_reg(c, v);
 }
 
-/* an operand as text: "$k" when allowed and a sign-extended 32-bit immediate, else "%reg" */
+/* a source operand as text: "$k" when allowed and a sign-extended 32-bit immediate, its stack slot when it is
+ * spilled (every caller's instruction takes r/m64 there), else "%reg" */
 static void src_op(ctx *c, uint32_t v, bool imm_ok, char *s, size_t n)
 {
     if (is_const(c, v) && imm_ok && fits_s32(kval(c, v))) {
         snprintf(s, n, "$%lld", (long long)(int64_t)kval(c, v));
+        return;
+    }
+    if (!is_const(c, v) && c->v[v].reg < 0 && has_mem(c, v)) {
+        mem_of(c, v, s, n);
         return;
     }
     snprintf(s, n, "%%%s", R64[reg_of(c, v)]);
@@ -475,8 +480,7 @@ static void do_addcarryx(ctx *c, const ir_node *n, uint8_t dec)
     char s[48];
     if (of) {
         /* adox: both operands in registers */
-        int rb = reg_of(c, b);
-        snprintf(s, sizeof s, "%%%s", R64[rb]);
+        src_op(c, b, false, s, sizeof s);
         int d = dst_from(c, a, true);
         if (!in_flag(c, cin, F_OF) && !c->known0[F_OF]) {
             clobber(c, M_ALL, IR_NOVAL);
@@ -604,21 +608,36 @@ static void do_mulx(ctx *c, const ir_node *n, uint8_t dec)
         x = next_use(c, b, c->cur) < next_use(c, a, c->cur) ? b : a;
     uint32_t y = x == a ? b : a;
     into_rdx(c, x);
-    int ry = x == y && !is_const(c, x) ? RDX : reg_of(c, y);
+    char ys[48];
+    int ry = -1;
+    if (x == y && !is_const(c, x)) {
+        ry = RDX;
+        snprintf(ys, sizeof ys, "%%rdx");
+    } else if (!is_const(c, y) && c->v[y].reg < 0 && has_mem(c, y)) {
+        mem_of(c, y, ys, sizeof ys); /* mulx takes r/m64 */
+    } else {
+        ry = reg_of(c, y);
+        snprintf(ys, sizeof ys, "%%%s", R64[ry]);
+    }
     int lo = -1, hi = -1;
     /* destinations: registers of operands that die here, else fresh ones */
+    /* in order: y's register when y dies, free registers (no spill), rdx when x dies (a result left in rdx must
+     * usually move out again for the next mulx), then whatever alloc_reg frees */
     int cand[2] = { -1, -1 }, nc = 0;
-    if (c->regv[RDX] == TEMP || (c->regv[RDX] >= 0 && dies(c, (uint32_t)c->regv[RDX])))
-        cand[nc++] = RDX;
-    if (ry != RDX && (c->regv[ry] == TEMP || (c->regv[ry] >= 0 && dies(c, (uint32_t)c->regv[ry]))))
+    if (ry >= 0 && ry != RDX && (c->regv[ry] == TEMP || (c->regv[ry] >= 0 && dies(c, (uint32_t)c->regv[ry]))))
         cand[nc++] = ry;
+    for (int i = 0; i < 15 && nc < 2; i++)
+        if (c->regv[ORDER[i]] == FREE && !c->lock[ORDER[i]])
+            cand[nc++] = ORDER[i];
+    if (nc < 2 && (c->regv[RDX] == TEMP || (c->regv[RDX] >= 0 && dies(c, (uint32_t)c->regv[RDX]))))
+        cand[nc++] = RDX;
     for (int i = 0; i < nc; i++) {
         release(c, cand[i]);
         claim(c, cand[i], TEMP);
     }
     lo = nc > 0 ? cand[0] : alloc_reg(c, -1);
     hi = nc > 1 ? cand[1] : alloc_reg(c, lo);
-    ins(c, "mulx %%%s, %%%s, %%%s", R64[ry], R64[lo], R64[hi]);
+    ins(c, "mulx %s, %%%s, %%%s", ys, R64[lo], R64[hi]);
     set_res(c, n->res[0], lo);
     set_res(c, n->res[1], hi);
 }
@@ -675,7 +694,17 @@ static void do_add(ctx *c, const ir_node *n)
         b = t;
     }
     int d;
-    if (is_const(c, a)) {
+    /* a carry still in CF plus a value: adc $0 (the carry is consumed from the flag) */
+    uint32_t cy = IR_NOVAL, other = IR_NOVAL;
+    if (!is_const(c, a) && in_flag(c, a, F_CF) && c->v[a].reg < 0)
+        cy = a, other = b;
+    else if (!is_const(c, b) && in_flag(c, b, F_CF) && c->v[b].reg < 0)
+        cy = b, other = a;
+    if (cy != IR_NOVAL && cy != other && (is_const(c, other) || c->f->val[other].width == 64)) {
+        d = dst_from(c, other, true);
+        clobber(c, M_ALL, cy);
+        ins(c, "adcq $0, %%%s", R64[d]);
+    } else if (is_const(c, a)) {
         d = alloc_reg(c, -1);
         mov_imm(c, kval(c, a) + kval(c, b), d);
     } else if (is_const(c, b) && fits_s32(kval(c, b))) {
