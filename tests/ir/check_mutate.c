@@ -79,6 +79,8 @@ typedef struct {
     int arg;      /* V_PTR */
     int64_t off;  /* V_PTR, V_STACK: byte offset (stack: from entry rsp) */
     unsigned id;  /* V_DATA: value number */
+    bool lowprod; /* V_DATA: the low half of a full product (mul's rax, mulx's low result): adding it to anything
+                     carries about half the time, so a mutant there is seen by random inputs too */
 } aval;
 
 #define NSLOT 512 /* 8-byte stack slots below entry rsp tracked: [-8*NSLOT, 0) */
@@ -739,7 +741,7 @@ static unsigned next_id = 1;
 
 static aval mk(vkind k)
 {
-    aval a = { k, -1, 0, 0 };
+    aval a = { k, -1, 0, 0, false };
     if (k == V_DATA)
         a.id = next_id++;
     return a;
@@ -851,6 +853,10 @@ static void forward(func *F)
             for (int r = 0; r < 32; r++)
                 if ((in->def >> r & 1) && r != RSP && in->cls != C_UNK)
                     s.r[r] = mk(V_DATA);
+            if (in->cls == C_MUL && in->width == 64)
+                s.r[RAX].lowprod = true;
+            if (in->cls == C_MULX)
+                s.r[in->op[1].reg].lowprod = true;
             if (in->cls == C_XCHG && in->op[0].k == O_REG && d->k == O_REG && in->width == 64) {
                 aval t = F->st[i].r[in->op[0].reg];
                 s.r[in->op[0].reg] = F->st[i].r[d->reg];
@@ -918,6 +924,20 @@ static int last_fdef(const func *F, int i)
         if (F->v[j].fdef)
             return j;
     return -1;
+}
+
+/* instruction j is an add of a product's low half (its carry and overflow are far from constant) */
+static bool add_of_lowprod(const func *F, int j)
+{
+    if (j < 0)
+        return false;
+    const insn *in = &F->v[j];
+    if (in->cls != C_ALU || strcmp(in->base, "add") || in->width != 64)
+        return false;
+    for (int o = 0; o < 2; o++)
+        if (in->op[o].k == O_REG && in->op[o].reg < 16 && F->st[j].r[in->op[o].reg].lowprod)
+            return true;
+    return false;
 }
 
 /* "(%rdi)" style text of operand o */
@@ -1251,10 +1271,10 @@ static void gen_mutants(func *F)
                      in->mn, otext(&in->op[1]), n64[t], n64[t], otext(&in->op[1]));
     }
 
-    /* dropped carry: adc -> add */
+    /* dropped carry: adc -> add, where the carry comes from adding a product's low half */
     m = 0;
     for (int i = 0; i < n; i++)
-        if (F->v[i].cls == C_ALU && !strcmp(F->v[i].base, "adc"))
+        if (F->v[i].cls == C_ALU && !strcmp(F->v[i].base, "adc") && add_of_lowprod(F, last_fdef(F, i)))
             idx[m++] = i;
     k = pick(m, sel);
     for (int s = 0; s < k; s++) {
@@ -1268,8 +1288,7 @@ static void gen_mutants(func *F)
     m = 0;
     for (int i = 0; i < n; i++) {
         const insn *in = &F->v[i];
-        int j = last_fdef(F, i);
-        if (j < 0 || F->v[j].cls != C_ALU || strcmp(F->v[j].base, "add"))
+        if (!add_of_lowprod(F, last_fdef(F, i)))
             continue;
         if (in->cls == C_SETCC && in->cc_flags == F_CF && (!strcmp(in->mn, "setb") || !strcmp(in->mn, "setc")))
             idx[m++] = i;
