@@ -528,13 +528,13 @@ static int mem_read(st *s, uint32_t region, int64_t off, unsigned size, val *v)
     }
     TRY(stack_bounds(s, off, bytes, false));
     /* bytes off .. off + bytes - 1: cells[-(off + i) - 1] */
-    const cell *c0 = &s->cells[-off - 1];
     for (unsigned i = 0; i < bytes; i++) {
         int64_t ci = -(off + i) - 1;
         if (ci >= s->ncells || !s->cells[ci].vi)
             return reject(s, CHECK_RULE_STACK_UNWRITTEN, "a load of stack byte %lld, never written",
                           (long long)(off + i));
     }
+    const cell *c0 = &s->cells[-off - 1];
     /* the whole of one stored value */
     const stored *sv0 = &s->sv[c0->vi - 1];
     bool whole = c0->byte == 0 && sv0->bytes == bytes;
