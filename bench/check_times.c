@@ -4,7 +4,8 @@
  * For each fiat-crypto function (fiat_25519_carry_mul, fiat_p256_mul, fiat_p384_mul, fiat_p434_mul from the
  * fiat-json folder) the code checked is:
  *   - compiler output: the C that `ecopt ir --emit c` emits, compiled to an object by gcc -O2 -fno-tree-vectorize,
- *     clang -O2 -fno-vectorize -fno-slp-vectorize, and both with -O3 -march=native (mulx where the CPU has BMI2);
+ *     clang -O2 -fno-vectorize -fno-slp-vectorize, and both with -O3 -march=native (mulx where the CPU has BMI2),
+ *     with and without their vectorizers;
  *   - optimizer-style code: the lowered program written as AT&T assembly by emit_asm (emit/emit_asm.h: mulx,
  *     adcx/adox), assembled by the system assembler — when the build has emit/emit_asm.c (else a TODO row).
  * Each is checked RUNS times (default 5) against the unlowered program; the table gives the median wall time of
@@ -62,6 +63,9 @@ static const bench_source sources[] = {
     { "clang -O2 -fno-vectorize -fno-slp-vectorize", "clang", "-O2 -fno-vectorize -fno-slp-vectorize" },
     { "gcc -O3 -march=native", "gcc", "-O3 -march=native" },
     { "clang -O3 -march=native", "clang", "-O3 -march=native" },
+    { "gcc -O3 -march=native -fno-tree-vectorize", "gcc", "-O3 -march=native -fno-tree-vectorize" },
+    { "clang -O3 -march=native -fno-vectorize -fno-slp-vectorize", "clang",
+      "-O3 -march=native -fno-vectorize -fno-slp-vectorize" },
     { "emit_asm (optimizer-style: mulx, adcx/adox)", NULL, NULL },
 };
 
@@ -283,8 +287,13 @@ int main(int argc, char **argv)
             char verdict[900];
             if (r.verdict == CHECK_PROVED)
                 snprintf(verdict, sizeof verdict, "PROVED");
-            else if (r.verdict == CHECK_REJECTED)
-                snprintf(verdict, sizeof verdict, "REJECTED %s: %.700s", check_rule_name(r.rule), r.reason);
+            else if (r.verdict == CHECK_REJECTED) {
+                const char *rule = check_rule_name(r.rule), *why = r.reason;
+                size_t rl = strlen(rule);
+                if (strncmp(why, rule, rl) == 0 && why[rl] == ':' && why[rl + 1] == ' ')
+                    why += rl + 2;
+                snprintf(verdict, sizeof verdict, "REJECTED %s: %.700s", rule, why);
+            }
             else
                 snprintf(verdict, sizeof verdict, "bad input: %.700s", r.reason);
             for (char *p = verdict; *p; p++)
@@ -293,7 +302,7 @@ int main(int argc, char **argv)
             char nrun[32] = "";
             if (done < runs)
                 snprintf(nrun, sizeof nrun, " (%d run%s)", done, done == 1 ? "" : "s");
-            row(stdout, copy, "| %s | %s | %zu | %u / %u | %s | %.3f%s | %s |\n", bf->fn, src->label, ninsns,
+            row(stdout, copy, "| %s | %s | %zu | %u / %u | %s | %.4f%s | %s |\n", bf->fn, src->label, ninsns,
                 r.nlimbs_identical, r.nlimbs_smt, verdict, t[done / 2], nrun, bf->fiat_time);
         }
         free(csrc);
