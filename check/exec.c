@@ -1016,11 +1016,24 @@ static int exec_imul(st *s)
         TRY(read_data(s, 2, w, &b));
     }
     ex_id r = ck(s, ex_mul(s->x, w, a, b));
+    /* CF = OF = the signed product does not fit in w bits (SDM "IMUL": "set when significant bits are carried
+     * into the upper half"): the signed high half is uhi - (a < 0 ? b : 0) - (b < 0 ? a : 0) mod 2^w, and it
+     * fits exactly when that high half is the sign extension of the low half's top bit, i.e. when
+     * hi + lo[w-1] = 0 mod 2^w */
+    ex_id lo = 0, uhi = 0;
+    if (ex_mulx(s->x, w, a, b, &lo, &uhi)) {
+        s->bad = true;
+        return -1;
+    }
+    ex_id z = k_(s, 0);
+    ex_id t[4] = { uhi, ck(s, ex_select(s->x, w, bit(s, a, w - 1), z, b)), ck(s, ex_select(s->x, w, bit(s, b, w - 1), z, a)),
+                   bit(s, lo, w - 1) };
+    ir_u128 c[4] = { 1, mask(w), mask(w), 1 };
+    ex_id of = s->bad ? 0 : not1(s, ck(s, ex_lnot(s->x, ck(s, ex_sum(s->x, w, t, c, 4, 0)))));
     if (s->bad)
         return -1;
-    /* CF = OF = the signed product does not fit: not modelled */
-    set_how(s, F_CF, H_UNSUP);
-    set_how(s, F_OF, H_UNSUP);
+    set_flag(s, F_CF, of);
+    set_flag(s, F_OF, of);
     set_how(s, F_SF, H_UNDEF);
     set_how(s, F_ZF, H_UNDEF);
     set_how(s, F_AF, H_UNDEF);

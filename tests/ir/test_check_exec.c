@@ -389,8 +389,8 @@ static void gen_mul(void)
                  sfx(w), save_flags(SV_C | SV_O, 1));
         if (w >= 16) {
             snprintf(d, sizeof d, "imul r%u, r%u", w, w);
-            add_case(d, 2, "mov (%%rsi), %%rax\nmov (%%rdx), %%rcx\nimul %%%s, %%%s\nmov %%rax, (%%rdi)\nret\n",
-                     reg(C, w), reg(A, w));
+            add_case(d, 2, "mov (%%rsi), %%rax\nmov (%%rdx), %%rcx\nimul %%%s, %%%s\nmov %%rax, (%%rdi)\n%sret\n",
+                     reg(C, w), reg(A, w), save_flags(SV_C | SV_O, 1));
             snprintf(d, sizeof d, "imul m%u, r%u", w, w);
             add_case(d, 2,
                      "mov (%%rsi), %%rax\nmov (%%rdx), %%rcx\nmov %%rcx, -8(%%rsp)\nimul -8(%%rsp), %%%s\n"
@@ -400,8 +400,9 @@ static void gen_mul(void)
             for (unsigned k = 0; k < 4; k++) {
                 long long im = w == 16 ? (int16_t)imms[k] : imms[k];
                 snprintf(d, sizeof d, "imul $%lld, r%u, r%u", im, w, w);
-                add_case(d, 2, "mov (%%rsi), %%rax\nmov (%%rdx), %%rcx\nimul $%lld, %%%s, %%%s\nmov %%rax, (%%rdi)\nret\n",
-                         im, reg(C, w), reg(A, w));
+                add_case(d, 2,
+                         "mov (%%rsi), %%rax\nmov (%%rdx), %%rcx\nimul $%lld, %%%s, %%%s\nmov %%rax, (%%rdi)\n%sret\n",
+                         im, reg(C, w), reg(A, w), save_flags(SV_C | SV_O, 1));
             }
         }
         if (w >= 32) {
@@ -668,8 +669,8 @@ static void gen_bad(void)
     add_bad(CHECK_RULE_UNSUPPORTED, 2, "shift by a data count",
             "mov (%rsi), %rax\nmov 8(%rsi), %rcx\nshl %cl, %rax\nmov %rax, (%rdi)\nret\n");
     add_bad(CHECK_RULE_UNSUPPORTED, 0, "partial-limb load", "mov 4(%rsi), %eax\nmov %rax, (%rdi)\nret\n");
-    add_bad(CHECK_RULE_UNSUPPORTED, 2, "CF of imul read",
-            "mov (%rsi), %rax\nimul 8(%rsi), %rax\nsetc %al\nmov %rax, (%rdi)\nret\n");
+    add_bad(CHECK_RULE_UNKNOWN_VALUE, 2, "ZF of imul read (undefined)",
+            "mov (%rsi), %rax\nimul 8(%rsi), %rax\nsetz %al\nmov %rax, (%rdi)\nret\n");
     add_bad(CHECK_RULE_UNSUPPORTED, 0, "pointer arithmetic other than a constant", "and $-16, %rsp\nret\n");
 }
 
