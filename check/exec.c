@@ -696,12 +696,16 @@ static int write_gpr(st *s, ZydisRegister reg, ex_id e)
     return write_reg(s, reg, &v);
 }
 
-/* const_of — the constant value of a data register (counts), or reject */
+/* const_count — the low 8 bits of operand i as a constant (a count), or reject */
 static int const_count(st *s, unsigned i, const char *what, uint64_t *k)
 {
     val v;
     TRY(read_op(s, i, 0, &v));
-    const ex_node *n = v.ptr ? NULL : ex_get(s->x, v.e);
+    /* every count is masked to at most its low 8 bits (bzhi: [7:0]; shifts: 5 or 6 bits), so only those must be
+     * constant (clang: mov $0x2c, %dl; bzhi %rdx, ...) */
+    const ex_node *n = v.ptr ? NULL : ex_get(s->x, trunc_(s, 8, v.e));
+    if (s->bad)
+        return -1;
     if (!n || n->kind != EX_CONST)
         return reject(s, CHECK_RULE_UNSUPPORTED, "%s by a non-constant count", what);
     *k = (uint64_t)n->k;
