@@ -912,8 +912,11 @@ static int exec_shxd(st *s, bool left)
     if (k > w) /* 16-bit operands with a count above 16: "the result is undefined" */
         return reject(s, CHECK_RULE_UNSUPPORTED, "a double shift by more than the operand size");
     ex_id cf = 0;
-    if (left) { /* (a << k | b >> (w - k)) mod 2^w */
-        r = sum2(s, w, a, k < w ? (ir_u128)1 << k : 0, ck(s, ex_shr(s->x, w, b, w - k)), 1);
+    if (left) { /* (a << k | b >> (w - k)) mod 2^w; for w = 64 that is (a:b >> (64 - k)) mod 2^64, the IR's shrd */
+        if (w == 64)
+            r = ck(s, ex_shrd(s->x, a, b, 64 - k));
+        else
+            r = sum2(s, w, a, k < w ? (ir_u128)1 << k : 0, ck(s, ex_shr(s->x, w, b, w - k)), 1);
         cf = bit(s, a, w - k);
     } else {    /* (b:a >> k) mod 2^w */
         if (w == 64)

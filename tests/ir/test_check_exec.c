@@ -991,6 +991,13 @@ static void corpus_one(const ir_func *f, const char *cc, const char *opt, const 
                         for (uint32_t i = 0; i < f->arr[j].len; i++) {
                             total++;
                             same += irout[j][i] == outs[j][i];
+                            if (irout[j][i] != outs[j][i] && getenv("EXEC_DEBUG")) {
+                                static char e1[8192], e2[8192];
+                                ex_print(x, outs[j][i], e1, sizeof e1);
+                                ex_print(x, irout[j][i], e2, sizeof e2);
+                                printf("  %s[%u] code: %s\n  %s[%u] IR:   %s\n", f->arr[j].name, i, e1,
+                                       f->arr[j].name, i, e2);
+                            }
                         }
             for (uint32_t j = 0; j < f->narr; j++)
                 free(irout[j]);
