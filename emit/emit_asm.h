@@ -41,6 +41,9 @@
 #define EMIT_ASM_D_RDX_A 2u /* mulx: put arg[0] in rdx */
 #define EMIT_ASM_D_RDX_B 4u /* mulx: put arg[1] in rdx (neither: an operand already in rdx, else a constant, else
                                the operand used again sooner) */
+#define EMIT_ASM_D_ADC0 8u  /* add of a carry still in CF and a u64 value: `adc $0` instead of setc + movzbl + lea
+                               (off by default: the checker does not yet prove adc(x, 0, c) = x + c by normal form
+                               and its solver times out on the Montgomery multiplies) */
 
 typedef struct {
     unsigned ninsns;   /* instructions in the function, prologue and ret included */

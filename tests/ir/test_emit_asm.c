@@ -9,7 +9,7 @@
  * When the checker is built (ECOPT_HAVE_CHECK) each default emission goes through check_file and its verdict is
  * printed (--require-proved makes anything but PROVED a failure).
  *
- * Usage: test_emit_asm [--seed N] [--iters N] [--fiat DIR] [--keep] [--require-proved]
+ * Usage: test_emit_asm [--seed N] [--iters N] [--fiat DIR] [--keep] [--require-proved] [--only NAME]
  * Exit 0 pass, 1 fail, 2 usage, 77 skip (no cc, or the CPU lacks BMI2/ADX for mulx/adcx/adox). */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -201,6 +201,8 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
             uint64_t r = ep_rand(&st);
             if (low->node[i].op == IR_ADDCARRYX)
                 dec[i] = (r & 3) ? EMIT_ASM_D_OF : 0;
+            else if (low->node[i].op == IR_ADD)
+                dec[i] = (r & 1) ? EMIT_ASM_D_ADC0 : 0;
             else if (low->node[i].op == IR_MULX)
                 dec[i] = (r % 3) == 0 ? EMIT_ASM_D_RDX_A : (r % 3) == 1 ? EMIT_ASM_D_RDX_B : 0;
         }
@@ -276,9 +278,13 @@ out:
     free(dec);
 }
 
+static const char *only; /* --only NAME: just that function */
+
 static void test_func(ir_func *src, const char *label)
 {
     char err[1024];
+    if (only && strcmp(only, src->name))
+        return;
     ir_func *low = ir_lower(src, err, sizeof err);
     if (!low) {
         FAIL("%s: ir_lower: %s", label, err);
@@ -529,12 +535,15 @@ int main(int argc, char **argv)
             iters = strtol(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--fiat") && i + 1 < argc)
             fdir = argv[++i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
         else if (!strcmp(argv[i], "--keep"))
             keep = 1;
         else if (!strcmp(argv[i], "--require-proved"))
             require_proved = 1;
         else {
-            fprintf(stderr, "usage: test_emit_asm [--seed N] [--iters N] [--fiat DIR] [--keep] [--require-proved]\n");
+            fprintf(stderr, "usage: test_emit_asm [--seed N] [--iters N] [--fiat DIR] [--keep] [--require-proved] "
+                            "[--only NAME]\n");
             return 2;
         }
     }
