@@ -13,7 +13,11 @@
  *    shared objects; no rule fires and every output limb evaluates to what the native code computes on random
  *    inputs within the declared bounds.
  *
- * Usage: test_check_exec [--fiat DIR] [--seed N] [--samples N] [--keep]. Exit 0 pass, 1 fail, 77 skip (no cc). */
+ *    With --wide: every curve of the folder and every limb-array operation (add, sub, opp, carry, selectznz,
+ *    from/to_montgomery, ...) at -O2.
+ *
+ * Usage: test_check_exec [--fiat DIR [--wide]] [--seed N] [--samples N] [--keep]. EXEC_DEBUG=1 prints the limbs
+ * whose expression differs from the IR's (ir_sym_run) by id. Exit 0 pass, 1 fail, 77 skip (no cc). */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdint.h>
@@ -1059,10 +1063,59 @@ static void corpus(const char *fiatdir, const char *dir)
     }
 }
 
+/* wide — every curve of the folder, every array operation ir_fiat_load takes, gcc and clang at -O2 */
+static void corpus_wide(const char *fiatdir, const char *dir)
+{
+    static const char *const files[] = { "curve25519_64",  "curve25519_solinas_64", "curve25519_scalar_64",
+                                         "p224_64",        "p256_64",               "p256_scalar_64",
+                                         "p384_64",        "p434_64",               "p448_solinas_64",
+                                         "p521_64",        "poly1305_64",           "secp256k1_dettman_64",
+                                         "secp256k1_montgomery_64" };
+    static const char *const prefixes[] = { "25519", "curve25519_solinas", "25519_scalar", "p224", "p256",
+                                            "p256_scalar", "p384", "p434", "p448", "p521", "poly1305",
+                                            "secp256k1_dettman", "secp256k1_montgomery" };
+    /* the operations ir_fiat_load reads (selectznz takes a scalar condition, relax only restates bounds) */
+    static const char *const ops[] = { "mul", "square", "carry_mul", "carry_square", "add", "sub", "opp",
+                                       "carry_add", "carry_sub", "carry_opp", "carry", "from_montgomery",
+                                       "to_montgomery" };
+    static const char *const compilers[2] = { "gcc", "clang" };
+    static const char *const copts[2] = { "-O2 -fno-tree-vectorize", "-O2 -fno-vectorize -fno-slp-vectorize" };
+    unsigned nf = 0;
+    for (size_t fi = 0; fi < sizeof files / sizeof files[0]; fi++) {
+        char path[1024], err[1024], name[128];
+        snprintf(path, sizeof path, "%s/%s.json", fiatdir, files[fi]);
+        size_t len;
+        char *json = slurp(path, &len);
+        if (!json) {
+            FAIL("%s: cannot read", path);
+            continue;
+        }
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+            snprintf(name, sizeof name, "fiat_%s_%s", prefixes[fi], ops[k]);
+            char quoted[140];
+            snprintf(quoted, sizeof quoted, "\"%s\"", name);
+            if (!strstr(json, quoted))
+                continue;
+            ir_func *f = ir_fiat_load(json, len, path, name, err, sizeof err);
+            if (!f) {
+                printf("wide: %s not loaded: %s\n", name, err);
+                continue;
+            }
+            nf++;
+            for (int c = 0; c < 2; c++)
+                if (cc_available(compilers[c]))
+                    corpus_one(f, compilers[c], copts[c], dir);
+            ir_func_free(f);
+        }
+        free(json);
+    }
+    printf("wide: %u functions\n", nf);
+}
+
 int main(int argc, char **argv)
 {
     const char *fiat = NULL;
-    int keep = 0;
+    int keep = 0, wide = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--fiat") && i + 1 < argc)
             fiat = argv[++i];
@@ -1072,8 +1125,10 @@ int main(int argc, char **argv)
             nsamples = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--keep"))
             keep = 1;
+        else if (!strcmp(argv[i], "--wide"))
+            wide = 1;
         else {
-            fprintf(stderr, "usage: test_check_exec [--fiat DIR] [--seed N] [--samples N] [--keep]\n");
+            fprintf(stderr, "usage: test_check_exec [--fiat DIR [--wide]] [--seed N] [--samples N] [--keep]\n");
             return 2;
         }
     }
@@ -1086,7 +1141,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return 1;
     }
-    if (fiat) {
+    if (fiat && wide) {
+        corpus_wide(fiat, dir);
+    } else if (fiat) {
         corpus(fiat, dir);
     } else {
         gen_alu();
