@@ -196,6 +196,25 @@ t_wrong_result() {
     [ ! -s out.txt ] || fail "--quiet printed: $(<out.txt)"
 }
 
+# a + b as (a ^ b) + 2 (a & b): another structure than the program's, for the solver
+t_by_solver() {
+    add_ir
+    add_s movq $'\tmovq (%rdx), %rcx\n\tmovq %rax, %r8\n\txorq %rcx, %r8\n\tandq %rcx, %rax\n\tleaq (%r8,%rax,2), %rcx'
+    sed -i 's/movq (%rdx), %rax$/movq %rcx, %rax/' add.S
+    grep -q 'movq %rcx, %rax' add.S || fail "sed did not rewrite add.S"
+    verdict 0 "" "$ECOPT" check add.S --ir add.ir
+    proved_line add1 1
+    # (a ^ b) + (a & b) is not a + b when a & b != 0
+    sed -i 's/leaq (%r8,%rax,2), %rcx/leaq (%r8,%rax,1), %rcx/' add.S
+    verdict 1 "^REJECTED add1: output-differs: " "$ECOPT" check add.S --ir add.ir
+    local cex a b code prog
+    cex=$(sed -n 2p out.txt)
+    [[ $cex =~ ^counterexample:\ .*a\ =\ \{(0x[0-9a-f]+)\}.*b\ =\ \{(0x[0-9a-f]+)\}.*o\[0\]\ =\ (0x[0-9a-f]+)\ \(code\),\ (0x[0-9a-f]+)\ \(program\) ]] ||
+        fail "counterexample line: $cex"
+    a=${BASH_REMATCH[1]} b=${BASH_REMATCH[2]} code=${BASH_REMATCH[3]} prog=${BASH_REMATCH[4]}
+    ((code == ((a ^ b) + (a & b)) && prog == a + b && code != prog)) || fail "not a real counterexample: $cex"
+}
+
 t_branch() {
     add_ir
     add_s addq $'\ttestq %rax, %rax\n\tjz 1f\n1:'
