@@ -7,7 +7,8 @@
  * the rdx operand of mulx). The object has no branch (objdump), the text has the sections the contract names and
  * is the same when emitted twice; bad input (u128 left, mulx.32, a symbol that is no identifier) is an error.
  * When the checker is built (ECOPT_HAVE_CHECK) each default emission goes through check_file and its verdict is
- * printed (--require-proved makes anything but PROVED a failure).
+ * printed; a rejection that is not "unproved" (a counterexample, a broken rule) fails, and --require-proved makes
+ * anything but PROVED a failure.
  *
  * Usage: test_emit_asm [--seed N] [--iters N] [--fiat DIR] [--keep] [--require-proved] [--only NAME]
  * Exit 0 pass, 1 fail, 2 usage, 77 skip (no cc, or the CPU lacks BMI2/ADX for mulx/adcx/adox). */
@@ -271,6 +272,8 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
                v == CHECK_PROVED ? "" : ": ", v == CHECK_PROVED ? "" : r.reason, r.seconds_total);
         if (require_proved && v != CHECK_PROVED)
             FAIL("%s: not PROVED: %s", label, r.reason);
+        else if (v != CHECK_PROVED && !(v == CHECK_REJECTED && r.rule == CHECK_RULE_UNPROVED))
+            FAIL("%s: the checker rejects it (%s): %s %s", label, check_rule_name(r.rule), r.reason, r.cex);
     }
 #endif
 out:
