@@ -21,7 +21,24 @@
  * STACK_UNWRITTEN; accesses must lie in [rsp - 128 (0 with no_red_zone), 0) relative to entry rsp, except reads of
  * the stack arguments [8, 8 + 8*nstack).
  *
- * Execution runs in address order and stops at the first ret (only nop/int3 padding may follow it). */
+ * Execution runs in address order and stops at the first ret (only nop/int3 padding may follow it).
+ *
+ * Details (each compared with the CPU in tests/ir/test_check_exec.c):
+ *   - flags are built lazily from the operation that set them; AF is modelled but no supported instruction reads
+ *     it; CF of shl/shr/sar by at least the operand size (8/16-bit forms), OF of shifts by more than 1, and the
+ *     flags the SDM leaves undefined (mul's SF ZF AF PF, ...) are undefined; imul's CF/OF (the signed product does
+ *     not fit) are modelled; the one-operand (widening) imul is UNSUPPORTED;
+ *   - shift and bzhi counts from a register need their low 8 bits constant (else UNSUPPORTED); a count of 0
+ *     leaves the flags and still writes the destination (a 32-bit one is zero-extended);
+ *   - 64-bit shld is the IR's shrd of the pair (a:b >> (64 - k)), shrd is ex_shrd, so u128 shifts meet the IR's;
+ *   - pointers: add/sub of a constant and lea keep them pointers (the flags of such an add are undefined); a
+ *     partial read of a pointer, a pointer stored into an output, other arithmetic on one is UNSUPPORTED; an
+ *     8/16-bit write over a pointer leaves unknown upper bits (clang's setb %sil on a dead argument register);
+ *   - stack: a read of bytes from several stores is assembled byte-exactly; a stored pointer reads back only
+ *     whole; argument arrays: whole aligned limbs only (a partial-limb access is UNSUPPORTED);
+ *   - UNKNOWN_VALUE is raised where a value is used: a store to an output, a cmov/setcc condition, a read of an
+ *     undefined flag (every flag is undefined at entry); addresses from data are DATA_ADDRESS.
+ * On success r->verdict and r->rule are left as they were (check.c decides the verdict). */
 #ifndef ECOPT_CHECK_EXEC_H
 #define ECOPT_CHECK_EXEC_H
 
