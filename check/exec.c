@@ -34,7 +34,6 @@ static const char *const flag_names[NFLAGS] = { "CF", "PF", "AF", "ZF", "SF", "O
 enum {
     H_VAL,   /* v */
     H_UNDEF, /* undefined (at entry, or left undefined by the SDM): reading it is UNKNOWN_VALUE */
-    H_UNSUP, /* defined by the SDM but not modelled here: reading it is UNSUPPORTED */
     H_LAZY   /* from the recorded operation: op, s, a, b, r */
 };
 /* recorded operations */
@@ -97,6 +96,12 @@ static const char *const gpr_names[16] = { "rax", "rcx", "rdx", "rbx", "rsp", "r
 static ir_u128 mask(unsigned w)
 {
     return w >= 128 ? ~(ir_u128)0 : (((ir_u128)1 << w) - 1);
+}
+
+/* wadd — offsets wrap mod 2^64 like the addresses they stand for (no signed overflow) */
+static int64_t wadd(int64_t a, uint64_t b)
+{
+    return (int64_t)((uint64_t)a + b);
 }
 
 /* ck — note a failed constructor (0); the instruction loop turns it into BAD_INPUT */
@@ -226,9 +231,6 @@ static int get_flag(st *s, int fi, ex_id *v)
     switch (f->how) {
     case H_UNDEF:
         return reject(s, CHECK_RULE_UNKNOWN_VALUE, "read of undefined flag %s", flag_names[fi]);
-    case H_UNSUP:
-        return reject(s, CHECK_RULE_UNSUPPORTED, "read of flag %s (not modelled after this instruction kind)",
-                      flag_names[fi]);
     case H_LAZY: {
         unsigned w = f->s;
         ex_id e = 0;
@@ -448,13 +450,13 @@ static int address(st *s, const check_operand *o, uint32_t *region, int64_t *off
                               have ? "two pointers" : "a scaled pointer");
             have = true;
             *region = v.region;
-            total += v.off;
+            total = wadd(total, (uint64_t)v.off);
         } else {
             const ex_node *n = ex_get(s->x, v.e);
             if (!n || n->kind != EX_CONST)
                 return reject(s, CHECK_RULE_DATA_ADDRESS, "an address computed from data (%s)",
                               ZydisRegisterGetString(parts[i]));
-            total += (int64_t)(uint64_t)n->k * scale[i];
+            total = wadd(total, (uint64_t)n->k * (uint64_t)scale[i]);
         }
     }
     if (!have)
@@ -470,7 +472,7 @@ static int stack_bounds(st *s, int64_t off, unsigned bytes, bool write)
     int64_t low = sp->ptr && sp->region == REGION_STACK ? sp->off - (s->no_red_zone ? 0 : 128) : 0;
     if (low < -STACK_MAX)
         low = -STACK_MAX;
-    if (off < low || off + (int64_t)bytes > 0)
+    if (off < low || off > -(int64_t)bytes)
         return reject(s, CHECK_RULE_MEMORY_BOUNDS, "a %u-byte %s at stack offset %lld, outside [%lld, 0)%s", bytes,
                       write ? "store" : "load", (long long)off, (long long)low,
                       off < low && off + 128 >= low && s->no_red_zone ? " (the red zone is forbidden)" : "");
@@ -480,7 +482,7 @@ static int stack_bounds(st *s, int64_t off, unsigned bytes, bool write)
 static int limb_of(st *s, uint32_t arr, int64_t off, unsigned bytes, bool write, uint32_t *limb)
 {
     const ir_array *a = &s->f->arr[arr];
-    if (off < 0 || off + (int64_t)bytes > 8 * (int64_t)a->len)
+    if (off < 0 || off > 8 * (int64_t)a->len - (int64_t)bytes)
         return reject(s, CHECK_RULE_MEMORY_BOUNDS, "a %u-byte %s at offset %lld of %s[%u]", bytes,
                       write ? "store" : "load", (long long)off, a->name, a->len);
     if (bytes != 8 || off % 8)
@@ -756,7 +758,7 @@ static int exec_addsub(st *s, bool sub, bool carry, bool write)
                 set_how(s, f, H_UNDEF); /* flags of an address: meaningless here */
             if (!write)
                 return 0;
-            dv.off = sub ? dv.off - k : dv.off + k;
+            dv.off = wadd(dv.off, sub ? 0 - (uint64_t)k : (uint64_t)k);
             return write_reg(s, d->reg, &dv);
         }
     }
@@ -1159,9 +1161,9 @@ static int exec_lea(st *s)
             const ex_node *nd = ex_get(s->x, t[i]);
             if (!nd || nd->kind != EX_CONST)
                 return reject(s, CHECK_RULE_DATA_ADDRESS, "an address computed from data");
-            ptr.off += (int64_t)(uint64_t)(nd->k * c[i]);
+            ptr.off = wadd(ptr.off, (uint64_t)(nd->k * c[i]));
         }
-        ptr.off += m->mem.disp;
+        ptr.off = wadd(ptr.off, (uint64_t)m->mem.disp);
         if (w != 64)
             return reject(s, CHECK_RULE_UNSUPPORTED, "a truncated address");
         return write_reg(s, in->ops[0].reg, &ptr);

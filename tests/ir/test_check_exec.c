@@ -645,6 +645,10 @@ static void gen_bad(void)
     add_bad(CHECK_RULE_MEMORY_BOUNDS, 1, "stack below the red zone", "mov (%rsi), %rax\nmov %rax, -136(%rsp)\nret\n");
     add_bad(CHECK_RULE_MEMORY_BOUNDS, 3, "below the red zone after the frame is popped",
             "sub $64, %rsp\nmov (%rsi), %rax\nadd $64, %rsp\nmov %rax, -200(%rsp)\nret\n");
+    add_bad(CHECK_RULE_MEMORY_BOUNDS, 1, "a huge constant index (offsets wrap)",
+            "movabs $0x7ffffffffffffff0, %rax\nmov (%rsi,%rax,8), %rcx\nret\n");
+    add_bad(CHECK_RULE_MEMORY_BOUNDS, 2, "a huge constant index on the stack",
+            "movabs $0x7ffffffffffffff0, %rax\nmov %rax, -8(%rsp)\nmov %rcx, -8(%rsp,%rax,1)\nret\n");
     add_bad(CHECK_RULE_MEMORY_BOUNDS, 1, "store over the return address", "mov (%rsi), %rax\nmov %rax, (%rsp)\nret\n");
     add_bad(CHECK_RULE_MEMORY_BOUNDS, 0, "load above the arguments", "mov 8(%rsp), %rax\nmov %rax, (%rdi)\nret\n");
     tcase *c = add_bad(CHECK_RULE_MEMORY_BOUNDS, 1, "red zone with no_red_zone",
