@@ -7,6 +7,9 @@
  *    (0, 1, 2^7, 2^15, 2^31, 2^63, 2^64-1, ... and random words of random bit density): every output limb's
  *    expression, evaluated (ex_eval_all), must equal what the CPU stored; a limb the executor says was never stored
  *    must keep the poison the test put there.
+ *    Also random straight-line programs (gen_fuzz: 40 instructions over 7 registers, every size, partial
+ *    registers, flag producers and consumers, multiplies, shifts, push/pop, stack slots, xmm moves), compared the
+ *    same way; those that read a flag the SDM leaves undefined are rejected by the executor and only counted.
  * 2. Rules: one function per rule (and a few variants) that breaks it; the rule and the address in the reason are
  *    asserted.
  * 3. Compiled fiat code (--fiat DIR): mul/square of five curves emitted as C (emit_c), built with gcc and clang into
@@ -16,7 +19,7 @@
  *    With --wide: every curve of the folder and every limb-array operation (add, sub, opp, carry, selectznz,
  *    from/to_montgomery, ...) at -O2.
  *
- * Usage: test_check_exec [--fiat DIR [--wide]] [--seed N] [--samples N] [--keep]. EXEC_DEBUG=1 prints the limbs
+ * Usage: test_check_exec [--fiat DIR [--wide]] [--fuzz N] [--seed N] [--samples N] [--keep]. EXEC_DEBUG=1 prints the limbs
  * whose expression differs from the IR's (ir_sym_run) by id. Exit 0 pass, 1 fail, 77 skip (no cc). */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -106,11 +109,12 @@ typedef struct {
     int rule;           /* CHECK_RULE_NONE: run and compare; else the rule expected */
     int at;             /* negative cases: the index of the instruction the reason must name */
     bool no_red_zone;
+    bool fuzz;          /* a random program: a read of an undefined flag is a legitimate rejection */
 } tcase;
 
 static tcase *cases;
 static unsigned ncases, capcases;
-static unsigned ncompared;
+static unsigned ncompared, nfuzz_undef;
 
 static char *vfmt(const char *fmt, va_list ap)
 {
@@ -620,6 +624,153 @@ static void gen_chains(void)
     c->alias = 1u << 1;
 }
 
+/* gen_fuzz — random straight-line programs over rax rcx rdx r8 r9 r10 r11 (loaded from in1[0..6]) and four red-zone
+ * slots, mixing every operand size, partial registers, flag producers and consumers, multiplies, shifts,
+ * pushes/pops and spills; the registers and CF/ZF/SF/OF/PF are stored at the end. A program that reads a flag the
+ * SDM leaves undefined at that point is rejected by the executor (counted, not compared). */
+static void gen_fuzz(unsigned nprog, unsigned len)
+{
+    static const int pool[7] = { A, C, D, R8, R9, R10, R11 };
+    static const unsigned ws[4] = { 8, 16, 32, 64 };
+    static const char *const alu[] = { "add", "sub", "adc", "sbb", "and", "or", "xor", "cmp", "test" };
+    static const char *const sh[] = { "shl", "shr", "sar" };
+    size_t cap = 1 << 14;
+    char *b = malloc(cap);
+    if (!b) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    for (unsigned p = 0; p < nprog; p++) {
+        size_t n = 0;
+#define EMIT(...) n += (size_t)snprintf(b + n, cap - n, __VA_ARGS__)
+        for (int i = 0; i < 7; i++)
+            EMIT("mov %u(%%rsi), %%%s\n", 8 * i, rn64[pool[i]]);
+        for (int i = 0; i < 4; i++) /* slots at entry rsp - 40 - 8 i, below the deepest push */
+            EMIT("mov %%%s, -%u(%%rsp)\n", rn64[pool[i]], 40 + 8 * i);
+        EMIT("cmp %%r8, %%r9\n");
+        unsigned depth = 0;
+        for (unsigned k = 0; k < len && n + 256 < cap; k++) {
+            int r1 = pool[rng() % 7], r2 = pool[rng() % 7];
+            unsigned w = ws[rng() % 4];
+            unsigned what = (unsigned)(rng() % 16);
+            /* flag consumers (adc sbb adcx adox cmovcc setcc) after a fresh cmp half of the time, so that fewer
+             * programs read a flag left undefined */
+            if ((what <= 3 || what == 8 || what == 10) && rng() % 2)
+                EMIT("cmp %%%s, %%%s\n", reg(pool[rng() % 7], 64), reg(pool[rng() % 7], 64));
+            switch (what) {
+            case 0:
+            case 1:
+            case 2:
+                EMIT("%s %%%s, %%%s\n", alu[rng() % 9], reg(r2, w), reg(r1, w));
+                break;
+            case 3:
+                EMIT("%s $%d, %%%s\n", alu[rng() % 9], (int)(rng() % 256) - 128, reg(r1, w));
+                break;
+            case 4: {
+                unsigned cnt = (unsigned)(rng() % (w + 2));
+                if (rng() % 2)
+                    EMIT("%s $%u, %%%s\n", sh[rng() % 3], cnt, reg(r1, w));
+                else if (r1 != C)
+                    EMIT("mov $%u, %%ecx\n%s %%cl, %%%s\n", cnt, sh[rng() % 3], reg(r1, w));
+                break;
+            }
+            case 5:
+                if (w >= 32 || (w == 16 && rng() % 2)) {
+                    unsigned cnt = (unsigned)(rng() % w);
+                    EMIT("%s $%u, %%%s, %%%s\n", rng() % 2 ? "shld" : "shrd", cnt, reg(r2, w), reg(r1, w));
+                }
+                break;
+            case 6:
+                if (w == 8)
+                    w = 64;
+                if (rng() % 2)
+                    EMIT("imul %%%s, %%%s\n", reg(r2, w), reg(r1, w));
+                else
+                    EMIT("imul $%d, %%%s, %%%s\n", (int)(rng() % 2000) - 1000, reg(r2, w), reg(r1, w));
+                break;
+            case 7:
+                EMIT("mul%c %%%s\n", sfx(w), reg(r1, w));
+                break;
+            case 8:
+                if (w < 32)
+                    w = 64;
+                if (r1 != D && r2 != D && rng() % 2)
+                    EMIT("mulx %%%s, %%%s, %%%s\n", reg(r2, w), reg(r1, w), reg(pool[rng() % 7], w));
+                else
+                    EMIT("%s %%%s, %%%s\n", rng() % 2 ? "adcx" : "adox", reg(r2, w), reg(r1, w));
+                break;
+            case 9:
+                EMIT("%s %%%s\n", rng() % 2 ? "neg" : "not", reg(r1, w));
+                break;
+            case 10:
+                if (w == 8)
+                    EMIT("set%s %%%s\n", ccs[rng() % 16], reg(r1, 8));
+                else
+                    EMIT("cmov%s %%%s, %%%s\n", ccs[rng() % 16], reg(r2, w), reg(r1, w));
+                break;
+            case 11: {
+                static const char *const x[] = { "movzbl", "movzwl", "movsbq", "movswq", "movslq", "movsbl",
+                                                 "movzbw" };
+                static const unsigned from[] = { 8, 16, 8, 16, 32, 8, 8 }, to[] = { 32, 32, 64, 64, 64, 32, 16 };
+                unsigned i = (unsigned)(rng() % 7);
+                EMIT("%s %%%s, %%%s\n", x[i], reg(r2, from[i]), reg(r1, to[i]));
+                break;
+            }
+            case 12:
+                EMIT("lea %d(%%%s,%%%s,%u), %%%s\n", (int)(rng() % 64) - 32, rn64[r1], rn64[r2], 1u << (rng() % 4),
+                     reg(pool[rng() % 7], w < 16 ? 64 : w));
+                break;
+            case 13:
+                if (rng() % 2)
+                    EMIT("xchg %%%s, %%%s\n", reg(r2, w), reg(r1, w));
+                else if (rng() % 2 && depth < 4) {
+                    EMIT("push %%%s\n", rn64[r1]);
+                    depth++;
+                } else if (depth) {
+                    EMIT("pop %%%s\n", rn64[r1]);
+                    depth--;
+                }
+                break;
+            case 14: {
+                /* the slots (a byte, word, dword or qword inside one), addressed from the current rsp, which is
+                 * 8 * depth below the entry rsp */
+                unsigned slot = 40 + 8 * (unsigned)(rng() % 4);
+                unsigned off = slot - (w / 8) * (unsigned)(rng() % (8 / (w / 8))) - 8 * depth;
+                if (rng() % 2)
+                    EMIT("mov %%%s, -%u(%%rsp)\n", reg(r1, w), off);
+                else
+                    EMIT("mov -%u(%%rsp), %%%s\n", off, reg(r1, w));
+                break;
+            }
+            default:
+                if (rng() % 3 == 0)
+                    EMIT("%s\n", rng() % 2 ? "clc" : "stc");
+                else if (r1 <= D && r2 <= D)
+                    EMIT("%s %%%ch, %%%ch\n", rng() % 2 ? "add" : "mov", "acd"[r2 == D ? 2 : r2], "acd"[r1 == D ? 2 : r1]);
+                else {
+                    unsigned xr = (unsigned)(rng() % 16);
+                    EMIT("movq %%%s, %%xmm%u\nmovq %%xmm%u, %%%s\n", rn64[r2], xr, xr, rn64[r1]);
+                }
+                break;
+            }
+        }
+        while (depth--)
+            EMIT("pop %%r11\n");
+        for (int i = 0; i < 7; i++)
+            EMIT("mov %%%s, %u(%%rdi)\n", rn64[pool[i]], 8 * i);
+        EMIT("mov -48(%%rsp), %%rax\nmov %%rax, 56(%%rdi)\n%s",
+             p % 2 ? save_flags(SV_C | SV_Z | SV_S | SV_O, 8) : "");
+        EMIT("ret\n");
+#undef EMIT
+        char d[48];
+        snprintf(d, sizeof d, "random program %u", p);
+        tcase *c = add_case(d, 1, "%s", b);
+        c->fuzz = true;
+        c->inlen = 8;
+    }
+    free(b);
+}
+
 static void gen_bad(void)
 {
     /* the second argument: the index of the instruction the reason must name */
@@ -722,6 +873,7 @@ static void call_native(cc_fn fn, unsigned n, void *const *a)
 }
 
 static unsigned nsamples = 3000;
+static unsigned nfuzz = 600;
 static unsigned nskipped;
 
 /* has_bmi2_adx — CPUID leaf 7: BMI2 (ebx bit 8: mulx shlx shrx bzhi) and ADX (ebx bit 19: adcx adox) */
@@ -779,6 +931,10 @@ static void run_case(const tcase *t, const char *so, void *h)
                  check_rule_name(r.rule), r.reason);
         else if (!want || !strstr(r.reason, addr) || !r.has_addr || r.addr != want->addr || strchr(r.reason, '\n'))
             FAIL("%s (%s): the reason does not name instruction %d%s: %s", t->sym, t->desc, t->at, addr, r.reason);
+        goto done;
+    }
+    if (rc != 0 && t->fuzz && r.rule == CHECK_RULE_UNKNOWN_VALUE && strstr(r.reason, "read of undefined flag")) {
+        nfuzz_undef++;
         goto done;
     }
     if (rc != 0) {
@@ -1149,6 +1305,8 @@ int main(int argc, char **argv)
             fiat = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             rng_state = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--fuzz") && i + 1 < argc)
+            nfuzz = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--samples") && i + 1 < argc)
             nsamples = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--keep"))
@@ -1156,7 +1314,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--wide"))
             wide = 1;
         else {
-            fprintf(stderr, "usage: test_check_exec [--fiat DIR [--wide]] [--seed N] [--samples N] [--keep]\n");
+            fprintf(stderr, "usage: test_check_exec [--fiat DIR [--wide]] [--fuzz N] [--seed N] [--samples N] [--keep]\n");
             return 2;
         }
     }
@@ -1180,6 +1338,7 @@ int main(int argc, char **argv)
         gen_moves();
         gen_cond();
         gen_chains();
+        gen_fuzz(nfuzz, 40);
         unsigned ngood = ncases;
         gen_bad();
         if (build(dir, so, sizeof so) == 0) {
@@ -1196,7 +1355,8 @@ int main(int argc, char **argv)
                ncases - ngood);
         if (nskipped)
             printf(", %u cases not run (this CPU has no BMI2/ADX)", nskipped);
-        printf("\n");
+        printf("\nof them %u random programs, and %u more that read an undefined flag (rejected, as they must be)\n",
+               nfuzz - nfuzz_undef, nfuzz_undef);
         for (unsigned i = 0; i < ncases; i++)
             free(cases[i].body);
         free(cases);
