@@ -1009,6 +1009,63 @@ done:
     check_code_free(&code);
 }
 
+/* bad_requests — malformed calls are BAD_INPUT with a one-line reason, never a crash */
+static void bad_requests(void)
+{
+    ir_func *f = make_func(2, INLEN, 0);
+    ex_ctx *x = ex_ctx_new();
+    if (!f || !x) {
+        FAIL("out of memory");
+        exit(1);
+    }
+    static const uint8_t code[] = { 0xc3 }; /* ret */
+    check_insn_list l;
+    char err[256];
+    if (check_decode(code, sizeof code, 0, &l, err, sizeof err) != 0) {
+        FAIL("decode ret: %s", err);
+        exit(1);
+    }
+    ex_id outx[OUTLEN];
+    ex_id *out[16] = { outx };
+    uint32_t good[3] = { 0, 1, 2 }, outside[3] = { 0, 1, 7 }, twice[3] = { 0, 1, 1 };
+    struct {
+        const char *what;
+        ex_ctx *x;
+        const uint32_t *argmap;
+        ex_id *const *out;
+    } req[] = {
+        { "no context", NULL, good, out },
+        { "no argmap", x, NULL, out },
+        { "argmap outside", x, outside, out },
+        { "array passed twice", x, twice, out },
+        { "no out", x, good, NULL },
+    };
+    for (size_t i = 0; i < sizeof req / sizeof req[0]; i++) {
+        check_result r;
+        memset(&r, 0, sizeof r);
+        int rc = check_exec(req[i].x, f, req[i].argmap, &l, false, req[i].out, &r);
+        if (rc != -1 || r.verdict != CHECK_BAD_INPUT || !r.reason[0] || strchr(r.reason, '\n'))
+            FAIL("bad request (%s): rc %d verdict %d reason \"%s\"", req[i].what, rc, (int)r.verdict, r.reason);
+    }
+    ex_id *none[16] = { NULL };
+    check_result r;
+    memset(&r, 0, sizeof r);
+    if (check_exec(x, f, good, &l, false, none, &r) != -1 || r.verdict != CHECK_BAD_INPUT)
+        FAIL("bad request (no out[] for the output array) accepted");
+    /* a function that only returns: accepted, nothing stored */
+    memset(&r, 0, sizeof r);
+    if (check_exec(x, f, good, &l, false, out, &r) != 0 || r.ninsns != 1 || outx[0] != 0)
+        FAIL("`ret` alone: rc/ninsns/out wrong: %s", r.reason);
+    /* an empty list: no ret */
+    check_insn_list empty = { NULL, 0 };
+    memset(&r, 0, sizeof r);
+    if (check_exec(x, f, good, &empty, false, out, &r) != 1 || r.rule != CHECK_RULE_BRANCH)
+        FAIL("empty code: expected branch (no ret), got %s: %s", check_rule_name(r.rule), r.reason);
+    check_insn_list_free(&l);
+    ex_ctx_free(x);
+    ir_func_free(f);
+}
+
 /* build — all cases into one shared object (top-level asm in a C file) */
 static int build(const char *dir, char *so, size_t solen)
 {
@@ -1332,6 +1389,7 @@ int main(int argc, char **argv)
     } else if (fiat) {
         corpus(fiat, dir);
     } else {
+        bad_requests();
         gen_alu();
         gen_shift();
         gen_mul();
