@@ -5,12 +5,17 @@
  * programs that force spills, stack-passed arguments, carries that outlive a flag write, carries used as values
  * and as cmov conditions. Each function is emitted with the default decisions and with random ones (OF chains,
  * the rdx operand of mulx). The object has no branch (objdump), the text has the sections the contract names and
- * is the same when emitted twice; bad input (u128 left, mulx.32, a symbol that is no identifier) is an error.
+ * is the same when emitted twice. A random schedule of each lowered function (a random topological order that keeps
+ * the loads and stores in order) is emitted and run too: it interleaves carry chains with other flag writers and
+ * stretches live ranges, so carries are saved and restored and values spilled far more often. Bad input (u128
+ * left, mulx.32, a symbol that is no identifier) is an error.
  * When the checker is built (ECOPT_HAVE_CHECK) each default emission goes through check_file and its verdict is
  * printed; a rejection that is not "unproved" (a counterexample, a broken rule) fails, and --require-proved makes
  * anything but PROVED a failure.
  *
- * Usage: test_emit_asm [--seed N] [--iters N] [--fiat DIR] [--keep] [--require-proved] [--only NAME]
+ * Usage: test_emit_asm [--seed N] [--iters N] [--fiat DIR] [--keep] [--require-proved] [--check-shuffled]
+ *                      [--only NAME]
+ *   --check-shuffled  also check the emission of a random schedule (slow: the solver may time out on them)
  * Exit 0 pass, 1 fail, 2 usage, 77 skip (no cc, or the CPU lacks BMI2/ADX for mulx/adcx/adox). */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -41,7 +46,7 @@ static int failures;
 
 static uint64_t seed = 1;
 static long iters = 10000;
-static int require_proved;
+static int require_proved, check_shuffled;
 static char dir[512];
 
 /* ---- running a command ------------------------------------------------------------------------------------- */
@@ -257,13 +262,13 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
     if (!fn)
         FAIL("%s: %s", label, err);
     else
-        run_code(src, fn, variant ? "random decisions" : "default", n);
+        run_code(src, fn, variant == 3 ? "random schedule" : variant ? "random decisions" : "default", n);
     cc_dlclose(h);
-    printf("  %-44s %-7s %5u insns %4u spills %4u reloads %3u slots %u saved %3u flag saves\n", label,
-           variant ? "random" : "default", stats.ninsns, stats.nspills, stats.nreloads, stats.nslots, stats.nsaved,
+    printf("  %-44s %-8s %5u insns %4u spills %4u reloads %3u slots %u saved %3u flag saves\n", label,
+           variant == 3 ? "shuffled" : variant ? "random" : "default", stats.ninsns, stats.nspills, stats.nreloads, stats.nslots, stats.nsaved,
            stats.nflags);
 #ifdef ECOPT_HAVE_CHECK
-    if (variant == 0) {
+    if (variant == 0 || (variant == 3 && check_shuffled)) {
         check_result r;
         memset(&r, 0, sizeof r);
         check_verdict v = check_file(src, path, sym, NULL, &r);
@@ -283,6 +288,53 @@ out:
 
 static const char *only; /* --only NAME: just that function */
 
+/* A random schedule of f: a random topological order of its nodes (every operand defined before use) in which the
+ * loads and stores keep their relative order (the alias rule). The optimizer's search moves nodes the same way. */
+static ir_func *random_schedule(const ir_func *f, uint64_t *st)
+{
+    ir_func *g = ir_func_clone(f);
+    uint32_t n = f->nnode, *order = calloc(n + 1, sizeof *order), *ready = calloc(n + 1, sizeof *ready);
+    uint8_t *done = calloc(n + 1, 1);
+    if (!g || !order || !ready || !done) {
+        ir_func_free(g);
+        g = NULL;
+        goto out;
+    }
+    uint32_t next_mem = 0; /* the first load/store not yet scheduled */
+    for (uint32_t k = 0; k < n; k++) {
+        while (next_mem < n &&
+               (done[next_mem] || (f->node[next_mem].op != IR_LOAD && f->node[next_mem].op != IR_STORE)))
+            next_mem++;
+        uint32_t nr = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (done[i])
+                continue;
+            const ir_node *x = &f->node[i];
+            if ((x->op == IR_LOAD || x->op == IR_STORE) && i != next_mem)
+                continue;
+            int ok = 1;
+            for (int a = 0; a < x->nargs && ok; a++)
+                if (!f->val[x->arg[a]].is_const && !done[f->val[x->arg[a]].node])
+                    ok = 0;
+            if (ok)
+                ready[nr++] = i;
+        }
+        uint32_t pick = ready[ep_rand(st) % nr];
+        done[pick] = 1;
+        order[k] = pick;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        g->node[k] = f->node[order[k]];
+        for (int r = 0; r < g->node[k].nres; r++)
+            g->val[g->node[k].res[r]].node = k;
+    }
+out:
+    free(order);
+    free(ready);
+    free(done);
+    return g;
+}
+
 static void test_func(ir_func *src, const char *label)
 {
     char err[1024];
@@ -296,6 +348,13 @@ static void test_func(ir_func *src, const char *label)
     test_one(src, low, 0, iters, label);
     test_one(src, low, 1, iters / 4, label);
     test_one(src, low, 2, iters / 4, label);
+    uint64_t st = seed ^ 0x5eed;
+    ir_func *sh = random_schedule(low, &st);
+    if (!sh)
+        FAIL("%s: out of memory", label);
+    else
+        test_one(src, sh, 3, iters / 4, label);
+    ir_func_free(sh);
     ir_func_free(low);
 }
 
@@ -544,9 +603,11 @@ int main(int argc, char **argv)
             keep = 1;
         else if (!strcmp(argv[i], "--require-proved"))
             require_proved = 1;
+        else if (!strcmp(argv[i], "--check-shuffled"))
+            check_shuffled = 1;
         else {
             fprintf(stderr, "usage: test_emit_asm [--seed N] [--iters N] [--fiat DIR] [--keep] [--require-proved] "
-                            "[--only NAME]\n");
+                            "[--check-shuffled] [--only NAME]\n");
             return 2;
         }
     }
