@@ -265,8 +265,8 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
         run_code(src, fn, variant == 3 ? "random schedule" : variant ? "random decisions" : "default", n);
     cc_dlclose(h);
     printf("  %-44s %-8s %5u insns %4u spills %4u reloads %3u slots %u saved %3u flag saves\n", label,
-           variant == 3 ? "shuffled" : variant ? "random" : "default", stats.ninsns, stats.nspills, stats.nreloads, stats.nslots, stats.nsaved,
-           stats.nflags);
+           variant == 3 ? "shuffled" : variant ? "random" : "default", stats.ninsns, stats.nspills, stats.nreloads,
+           stats.nslots, stats.nsaved, stats.nflags);
 #ifdef ECOPT_HAVE_CHECK
     if (variant == 0 || (variant == 3 && check_shuffled)) {
         check_result r;
