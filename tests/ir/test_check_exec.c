@@ -950,7 +950,7 @@ static void run_case(const tcase *t, const char *so, void *h)
         FAIL("%s: %s", t->sym, err);
         goto done;
     }
-    uint64_t in[9][INLEN], o[OUTLEN];
+    uint64_t in[9][8], o[OUTLEN]; /* inlen <= 8 */
     const uint64_t *inp[10];
     void *args[10];
     inp[0] = o;
