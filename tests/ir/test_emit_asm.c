@@ -186,9 +186,22 @@ static void check_text(const char *sym, const char *s, bool hidden)
             FAIL("%s: a branch in the text: %.20s", sym, p + 2);
 }
 
-typedef struct {
-    unsigned ninsns, nspills, nreloads, nslots, nsaved, nflags;
-} stats_row;
+/* Instruction forms the emitter has paths for: each must appear in some emitted text (the programs above and the
+ * random decisions and schedules reach every path that picks one). */
+static const char *const FORMS[] = { "\tmulx ", "\tadcx ", "\tadox ", "\taddq ", "\tadcq ", "\tsubq ", "\tsbbq ",
+                                     "\tclc\n", "\tstc\n", "\tnegq ", "\tsetc ", "\tseto ", "\tsete ",
+                                     "\tmovzbl ", "\tcmovcq ", "\tcmovnzq ", "\ttestq ", "\tleaq ", "\timulq ",
+                                     "\tmovabsq ", "\tshrdq ", "\tshrq ", "\tshlq ", "\tandq ", "\torq ",
+                                     "\txorq ", "\tnotq ", "\tpushq ", "\tpopq ", "\tsubq $" };
+#define NFORMS (sizeof FORMS / sizeof FORMS[0])
+static unsigned form_seen[NFORMS];
+
+static void count_forms(const char *s)
+{
+    for (size_t i = 0; i < NFORMS; i++)
+        if (strstr(s, FORMS[i]))
+            form_seen[i]++;
+}
 
 /* emit, assemble, run; variant 0 = default decisions, else random ones from the variant number */
 static void test_one(const ir_func *src, const ir_func *low, int variant, long n, const char *label)
@@ -236,6 +249,7 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
         FAIL("%s: emit_asm is not deterministic", label);
     free(s2);
     check_text(sym, s, false);
+    count_forms(s);
     snprintf(path, sizeof path, "%s/%s.S", dir, sym);
     snprintf(so, sizeof so, "%s/%s.so", dir, sym);
     snprintf(obj, sizeof obj, "%s/%s.o", dir, sym);
@@ -491,7 +505,10 @@ static const char *const HAND[] = {
     "  e2:u64 = add e1, c0\n"
     "  e3:u64 = sub 0x100, e2\n"
     "  f0:u64 = add s1, c2\n"
-    "  store o[0], s0\n  store o[1], f0\n  store o[2], s2\n  store o[3], k0\n  store o[4], k1\n"
+    "  s3:u64, c3:u1 = addcarryx.64 1:u1, a3, b2\n"
+    "  f1:u64 = add s3, c3\n"
+    "  f2:u64 = add f1, f0\n"
+    "  store o[0], s0\n  store o[1], f2\n  store o[2], s2\n  store o[3], k0\n  store o[4], k1\n"
     "  store o[5], k2\n  store o[6], z0\n  store o[7], z2\n  store o[8], r0\n  store o[9], q3\n"
     "  store o[10], u3\n  store o[11], e3\n"
     "end\n",
@@ -630,6 +647,9 @@ int main(int argc, char **argv)
     test_gen();
     if (fdir)
         test_fiat(fdir);
+    for (size_t i = 0; i < NFORMS; i++)
+        if (!form_seen[i])
+            FAIL("no emitted text has the form \"%s\": a path of the emitter went untested", FORMS[i] + 1);
     if (keep)
         printf("kept %s\n", dir);
     else
