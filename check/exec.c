@@ -144,7 +144,7 @@ static int bad_input(check_result *r, const char *msg)
     return -1;
 }
 
-/* ---- expression helpers (all go through ck) ----------------------------------------------------------------------- */
+/* ---- expression helpers (all go through ck) ---------------------------------------------------------------------- */
 
 static ex_id k_(st *s, ir_u128 k)
 {
@@ -1035,8 +1035,8 @@ static int exec_imul(st *s)
         return -1;
     }
     ex_id z = k_(s, 0);
-    ex_id t[4] = { uhi, ck(s, ex_select(s->x, w, bit(s, a, w - 1), z, b)), ck(s, ex_select(s->x, w, bit(s, b, w - 1), z, a)),
-                   bit(s, lo, w - 1) };
+    ex_id t[4] = { uhi, ck(s, ex_select(s->x, w, bit(s, a, w - 1), z, b)),
+                   ck(s, ex_select(s->x, w, bit(s, b, w - 1), z, a)), bit(s, lo, w - 1) };
     ir_u128 c[4] = { 1, mask(w), mask(w), 1 };
     ex_id of = s->bad ? 0 : not1(s, ck(s, ex_lnot(s->x, ck(s, ex_sum(s->x, w, t, c, 4, 0)))));
     if (s->bad)

@@ -19,8 +19,8 @@
  *    With --wide: every curve of the folder and every limb-array operation (add, sub, opp, carry, selectznz,
  *    from/to_montgomery, ...) at -O2.
  *
- * Usage: test_check_exec [--fiat DIR [--wide]] [--fuzz N] [--seed N] [--samples N] [--keep]. EXEC_DEBUG=1 prints the limbs
- * whose expression differs from the IR's (ir_sym_run) by id. Exit 0 pass, 1 fail, 77 skip (no cc). */
+ * Usage: test_check_exec [--fiat DIR [--wide]] [--fuzz N] [--seed N] [--samples N] [--keep]. EXEC_DEBUG=1 prints
+ * the limbs whose expression differs from the IR's (ir_sym_run) by id. Exit 0 pass, 1 fail, 77 skip (no cc). */
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <stdarg.h>
@@ -487,7 +487,8 @@ static void gen_moves(void)
                  mv[i]);
     }
     add_case("stores of 8/16/32 bits into a stack slot, read back whole", 2,
-             "mov (%%rsi), %%rax\nmov %%rax, -16(%%rsp)\nmov (%%rdx), %%rcx\nmov %%cl, -15(%%rsp)\nmov %%cx, -12(%%rsp)\n"
+             "mov (%%rsi), %%rax\nmov %%rax, -16(%%rsp)\nmov (%%rdx), %%rcx\nmov %%cl, -15(%%rsp)\n"
+             "mov %%cx, -12(%%rsp)\n"
              "mov %%ecx, -20(%%rsp)\nmov -16(%%rsp), %%rax\nmov %%rax, (%%rdi)\nmov -20(%%rsp), %%rax\n"
              "mov %%rax, 8(%%rdi)\nmovq $-7, -32(%%rsp)\nmovl $5, -28(%%rsp)\nmov -32(%%rsp), %%rax\n"
              "mov %%rax, 16(%%rdi)\nret\n");
@@ -511,7 +512,8 @@ static void gen_moves(void)
         snprintf(d, sizeof d, "%s", xc[i]);
         add_case(d, 2,
                  "mov (%%rsi), %%rax\nmov (%%rdx), %%rcx\nmov 8(%%rdx), %%r8\nmov %%r8, -8(%%rsp)\n%s\n"
-                 "mov %%rax, (%%rdi)\nmov %%rcx, 8(%%rdi)\nmov %%r8, 16(%%rdi)\nmov -8(%%rsp), %%r8\nmov %%r8, 24(%%rdi)\n"
+                 "mov %%rax, (%%rdi)\nmov %%rcx, 8(%%rdi)\nmov %%r8, 16(%%rdi)\nmov -8(%%rsp), %%r8\n"
+                 "mov %%r8, 24(%%rdi)\n"
                  "ret\n",
                  xc[i]);
     }
@@ -563,14 +565,16 @@ static void gen_cond(void)
         }
         snprintf(d, sizeof d, "cmov%s m64 after a 32-bit add", ccs[i]);
         add_case(d, 2,
-                 "mov (%%rsi), %%rax\nmov (%%rdx), %%rcx\nadd %%ecx, %%eax\nmov 8(%%rsi), %%rax\ncmov%s 8(%%rdx), %%rax\n"
+                 "mov (%%rsi), %%rax\nmov (%%rdx), %%rcx\nadd %%ecx, %%eax\nmov 8(%%rsi), %%rax\n"
+                 "cmov%s 8(%%rdx), %%rax\n"
                  "mov %%rax, (%%rdi)\nret\n",
                  ccs[i]);
         snprintf(d, sizeof d, "set%s r8 / m8 / ah", ccs[i]);
         add_case(d, 2,
                  "mov (%%rsi), %%rax\nmov (%%rdx), %%rcx\nmov 8(%%rdx), %%r8\nmov %%r8, -8(%%rsp)\nmov %%r8, %%r9\n"
                  "cmpb %%cl, %%al\nset%s %%r8b\nset%s -6(%%rsp)\nset%s %%ah\nsub %%rcx, %%r9\nset%s %%r9b\n"
-                 "mov %%r8, (%%rdi)\nmov -8(%%rsp), %%r8\nmov %%r8, 8(%%rdi)\nmov %%rax, 16(%%rdi)\nmov %%r9, 24(%%rdi)\n"
+                 "mov %%r8, (%%rdi)\nmov -8(%%rsp), %%r8\nmov %%r8, 8(%%rdi)\nmov %%rax, 16(%%rdi)\n"
+                 "mov %%r9, 24(%%rdi)\n"
                  "ret\n",
                  ccs[i], ccs[i], ccs[i], ccs[i]);
     }
@@ -612,7 +616,8 @@ static void gen_chains(void)
              "test %%rcx, %%rcx\ncmovne 8(%%rdx), %%rax\nmov %%rax, 8(%%rdi)\nret\n");
     /* stack arguments: out + 8 inputs of 1 limb; inputs 6..8 on the stack */
     tcase *c = add_case("9 arguments (3 on the stack)", 8,
-                        "mov (%%rsi), %%rax\nadd (%%rdx), %%rax\nadd (%%rcx), %%rax\nadd (%%r8), %%rax\nadd (%%r9), %%rax\n"
+                        "mov (%%rsi), %%rax\nadd (%%rdx), %%rax\nadd (%%rcx), %%rax\nadd (%%r8), %%rax\n"
+                        "add (%%r9), %%rax\n"
                         "mov 8(%%rsp), %%r10\nadd (%%r10), %%rax\nmov 16(%%rsp), %%r10\nadd (%%r10), %%rax\n"
                         "mov 24(%%rsp), %%r10\nmov (%%r10), %%r11\nmov %%rax, (%%rdi)\nmov %%r11, 8(%%rdi)\n"
                         "push %%rbx\nmov 32(%%rsp), %%rbx\nmov (%%rbx), %%rbx\nmov %%rbx, 16(%%rdi)\npop %%rbx\nret\n");
@@ -746,7 +751,7 @@ static void gen_fuzz(unsigned nprog, unsigned len)
                 if (rng() % 3 == 0)
                     EMIT("%s\n", rng() % 2 ? "clc" : "stc");
                 else if (r1 <= D && r2 <= D)
-                    EMIT("%s %%%ch, %%%ch\n", rng() % 2 ? "add" : "mov", "acd"[r2 == D ? 2 : r2], "acd"[r1 == D ? 2 : r1]);
+                    EMIT("%s %%%ch, %%%ch\n", rng() % 2 ? "add" : "mov", "acd"[r2], "acd"[r1]); /* ah ch dh */
                 else {
                     unsigned xr = (unsigned)(rng() % 16);
                     EMIT("movq %%%s, %%xmm%u\nmovq %%xmm%u, %%%s\n", rn64[r2], xr, xr, rn64[r1]);
@@ -788,7 +793,8 @@ static void gen_bad(void)
     add_bad(CHECK_RULE_RIP_DATA, 0, "absolute address", "mov 0x1000, %rax\nmov %rax, (%rdi)\nret\n");
     add_bad(CHECK_RULE_DATA_ADDRESS, 2, "index from data",
             "mov (%rsi), %rax\nand $3, %rax\nmov (%rdx,%rax,8), %rcx\nmov %rcx, (%rdi)\nret\n");
-    add_bad(CHECK_RULE_DATA_ADDRESS, 1, "base from data", "mov (%rsi), %rax\nmov (%rax), %rcx\nmov %rcx, (%rdi)\nret\n");
+    add_bad(CHECK_RULE_DATA_ADDRESS, 1, "base from data",
+            "mov (%rsi), %rax\nmov (%rax), %rcx\nmov %rcx, (%rdi)\nret\n");
     add_bad(CHECK_RULE_DATA_ADDRESS, 0, "base from an entry register", "mov (%r11), %rcx\nret\n");
     add_bad(CHECK_RULE_DATA_ADDRESS, 0, "two pointers", "mov (%rsi,%rdx,1), %rcx\nret\n");
     add_bad(CHECK_RULE_MEMORY_BOUNDS, 0, "array load past the end", "mov 32(%rsi), %rax\nmov %rax, (%rdi)\nret\n");
@@ -812,12 +818,14 @@ static void gen_bad(void)
     add_bad(CHECK_RULE_STACK_UNWRITTEN, 0, "stack slot never written", "mov -8(%rsp), %rax\nmov %rax, (%rdi)\nret\n");
     add_bad(CHECK_RULE_STACK_UNWRITTEN, 2, "partly written stack slot",
             "mov (%rsi), %rax\nmov %eax, -8(%rsp)\nmov -8(%rsp), %rax\nmov %rax, (%rdi)\nret\n");
-    add_bad(CHECK_RULE_STACK_UNWRITTEN, 0, "output limb read before stored", "mov (%rdi), %rax\nmov %rax, 8(%rdi)\nret\n");
+    add_bad(CHECK_RULE_STACK_UNWRITTEN, 0, "output limb read before stored",
+            "mov (%rdi), %rax\nmov %rax, 8(%rdi)\nret\n");
     add_bad(CHECK_RULE_UNKNOWN_VALUE, 2, "ZF undefined after mul",
             "mov (%rsi), %rax\nmulq (%rdx)\ncmovz %rdx, %rax\nmov %rax, (%rdi)\nret\n");
     add_bad(CHECK_RULE_UNKNOWN_VALUE, 1, "CF never set", "mov (%rsi), %rax\nadc %rax, %rax\nmov %rax, (%rdi)\nret\n");
     add_bad(CHECK_RULE_UNKNOWN_VALUE, 0, "output from an entry register", "mov %r11, (%rdi)\nret\n");
-    add_bad(CHECK_RULE_UNKNOWN_VALUE, 2, "OF undefined after shl $2", "mov (%rsi), %rax\nshl $2, %rax\nseto %al\nret\n");
+    add_bad(CHECK_RULE_UNKNOWN_VALUE, 2, "OF undefined after shl $2",
+            "mov (%rsi), %rax\nshl $2, %rax\nseto %al\nret\n");
     add_bad(CHECK_RULE_UNKNOWN_VALUE, 2, "a condition on an entry register",
             "mov (%rsi), %rax\ncmp %r11, %rax\ncmovb %rax, %rcx\nret\n");
     add_bad(CHECK_RULE_UNKNOWN_VALUE, 2, "an 8-bit write keeps unknown upper bits",
@@ -827,7 +835,8 @@ static void gen_bad(void)
     add_bad(CHECK_RULE_DATA_ADDRESS, 2, "a pointer with an 8-bit write used as an address",
             "mov (%rdx), %rax\nmov %al, %sil\nmov (%rsi), %rax\nret\n");
     add_bad(CHECK_RULE_CALLEE_SAVED, 2, "rbx clobbered", "mov (%rsi), %rbx\nmov %rbx, (%rdi)\nret\n");
-    add_bad(CHECK_RULE_CALLEE_SAVED, 4, "r15 restored to another value", "push %r15\npush %r14\npop %r15\npop %r14\nret\n");
+    add_bad(CHECK_RULE_CALLEE_SAVED, 4, "r15 restored to another value",
+            "push %r15\npush %r14\npop %r15\npop %r14\nret\n");
     add_bad(CHECK_RULE_STACK_UNBALANCED, 1, "push without pop", "push %rax\nret\n");
     add_bad(CHECK_RULE_STACK_UNBALANCED, 1, "sub rsp without add", "sub $8, %rsp\nret\n");
     add_bad(CHECK_RULE_UNSUPPORTED, 1, "one-operand imul", "mov (%rsi), %rax\nimulq 8(%rsi)\nret\n");
@@ -1371,7 +1380,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--wide"))
             wide = 1;
         else {
-            fprintf(stderr, "usage: test_check_exec [--fiat DIR [--wide]] [--fuzz N] [--seed N] [--samples N] [--keep]\n");
+            fprintf(stderr,
+                    "usage: test_check_exec [--fiat DIR [--wide]] [--fuzz N] [--seed N] [--samples N] [--keep]\n");
             return 2;
         }
     }
@@ -1390,12 +1400,16 @@ int main(int argc, char **argv)
         corpus(fiat, dir);
     } else {
         bad_requests();
-        gen_alu();
-        gen_shift();
-        gen_mul();
-        gen_moves();
-        gen_cond();
-        gen_chains();
+        static void (*const gens[6])(void) = { gen_alu, gen_shift, gen_mul, gen_moves, gen_cond, gen_chains };
+        static const char *const gnames[6] = {
+            "add/sub/adc/sbb/and/or/xor/cmp/test", "shifts, shld/shrd, shlx/shrx, bzhi", "mul, imul, mulx, neg, not",
+            "moves, extensions, lea, xchg, stack, xmm", "cmovcc, setcc", "carry chains, adcx/adox, stack arguments, alias"
+        };
+        for (int g = 0; g < 6; g++) {
+            unsigned before = ncases;
+            gens[g]();
+            printf("%4u cases: %s\n", ncases - before, gnames[g]);
+        }
         gen_fuzz(nfuzz, 40);
         unsigned ngood = ncases;
         gen_bad();
