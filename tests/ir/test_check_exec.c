@@ -1403,7 +1403,8 @@ int main(int argc, char **argv)
         static void (*const gens[6])(void) = { gen_alu, gen_shift, gen_mul, gen_moves, gen_cond, gen_chains };
         static const char *const gnames[6] = {
             "add/sub/adc/sbb/and/or/xor/cmp/test", "shifts, shld/shrd, shlx/shrx, bzhi", "mul, imul, mulx, neg, not",
-            "moves, extensions, lea, xchg, stack, xmm", "cmovcc, setcc", "carry chains, adcx/adox, stack arguments, alias"
+            "moves, extensions, lea, xchg, stack, xmm", "cmovcc, setcc",
+            "carry chains, adcx/adox, stack arguments, alias"
         };
         for (int g = 0; g < 6; g++) {
             unsigned before = ncases;
