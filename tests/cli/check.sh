@@ -73,6 +73,10 @@ add_s() {
     } >add.S
 }
 
+# A counterexample line of add1: a, b, then o[0] of the code and of the program.
+CEX_RE='^counterexample: .*a = \{(0x[0-9a-f]+)\}.*b = \{(0x[0-9a-f]+)\}.*'
+CEX_RE+='o\[0\] = (0x[0-9a-f]+) \(code\), (0x[0-9a-f]+) \(program\)'
+
 # ---- exit status 2: usage ------------------------------------------------------------------------------------------
 
 t_usage() {
@@ -184,7 +188,7 @@ t_wrong_result() {
     [ "$(wc -l <out.txt)" -eq 2 ] || fail "expected REJECTED and a counterexample line: $(<out.txt)"
     local cex a b code prog
     cex=$(sed -n 2p out.txt)
-    [[ $cex =~ ^counterexample:\ .*a\ =\ \{(0x[0-9a-f]+)\}.*b\ =\ \{(0x[0-9a-f]+)\}.*o\[0\]\ =\ (0x[0-9a-f]+)\ \(code\),\ (0x[0-9a-f]+)\ \(program\) ]] ||
+    [[ $cex =~ $CEX_RE ]] ||
         fail "counterexample line: $cex"
     a=${BASH_REMATCH[1]} b=${BASH_REMATCH[2]} code=${BASH_REMATCH[3]} prog=${BASH_REMATCH[4]}
     # the counterexample is real: within the bounds, code = a - b and program = a + b (mod 2^64), and they differ
@@ -209,7 +213,7 @@ t_by_solver() {
     verdict 1 "^REJECTED add1: output-differs: " "$ECOPT" check add.S --ir add.ir
     local cex a b code prog
     cex=$(sed -n 2p out.txt)
-    [[ $cex =~ ^counterexample:\ .*a\ =\ \{(0x[0-9a-f]+)\}.*b\ =\ \{(0x[0-9a-f]+)\}.*o\[0\]\ =\ (0x[0-9a-f]+)\ \(code\),\ (0x[0-9a-f]+)\ \(program\) ]] ||
+    [[ $cex =~ $CEX_RE ]] ||
         fail "counterexample line: $cex"
     a=${BASH_REMATCH[1]} b=${BASH_REMATCH[2]} code=${BASH_REMATCH[3]} prog=${BASH_REMATCH[4]}
     ((code == ((a ^ b) + (a & b)) && prog == a + b && code != prog)) || fail "not a real counterexample: $cex"
@@ -256,7 +260,7 @@ t_no_red_zone() {
     proved_line add1 1
 }
 
-# ---- 0 on compiled code -----------------------------------------------------------------------------------------------
+# ---- 0 on compiled code ----------------------------------------------------------------------------------------------
 
 t_fiat_gcc() {
     need_fiat
