@@ -141,6 +141,26 @@ typedef struct {
     uint64_t *inbuf;
 } run;
 
+/* fill_inputs — sample number it into R->in: every input limb within its declared bounds; the first two samples
+ * are all upper and all lower bounds, then each limb is its upper bound, its lower bound or uniform. */
+static void fill_inputs(run *R, unsigned it, uint64_t *st)
+{
+    const ir_func *f = R->f;
+    for (uint32_t j = 0; j < f->narr; j++) {
+        if (f->arr[j].is_output)
+            continue;
+        for (uint32_t i = 0; i < f->arr[j].len; i++) {
+            uint64_t z = splitmix(st), lo = (uint64_t)f->arr[j].lo[i], hi = (uint64_t)f->arr[j].hi[i], v;
+            switch (it < 2 ? it : z % 4) {
+            case 0: v = hi; break;
+            case 1: v = lo; break;
+            default: v = hi - lo == ~(uint64_t)0 ? z : lo + (z >> 2) % (hi - lo + 1); break;
+            }
+            R->in[j][i] = v;
+        }
+    }
+}
+
 /* sample_all — evaluate every non-identical output limb of both on nsamples inputs within the declared bounds
  * (edges often), all limbs per evaluation. 1 with r filled (OUTPUT_DIFFERS) when some limb differs, 0 none, -1 no
  * memory. */
@@ -154,19 +174,7 @@ static int sample_all(run *R, unsigned nsamples, const bool *const *same, check_
     uint64_t st = 0x6a09e667f3bcc908u;
     int found = 0;
     for (unsigned it = 0; it < nsamples && !found; it++) {
-        for (uint32_t j = 0; j < f->narr; j++) {
-            if (f->arr[j].is_output)
-                continue;
-            for (uint32_t i = 0; i < f->arr[j].len; i++) {
-                uint64_t z = splitmix(&st), lo = (uint64_t)f->arr[j].lo[i], hi = (uint64_t)f->arr[j].hi[i], v;
-                switch (it < 2 ? it : z % 4) {
-                case 0: v = hi; break;
-                case 1: v = lo; break;
-                default: v = hi - lo == ~(uint64_t)0 ? z : lo + (z >> 2) % (hi - lo + 1); break;
-                }
-                R->in[j][i] = v;
-            }
-        }
+        fill_inputs(R, it, &st);
         if (ex_eval_all(R->x, (const uint64_t *const *)R->in, vals) != 0) {
             free(vals);
             return -1;

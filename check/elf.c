@@ -121,6 +121,35 @@ static void first_error_line(const char *msgs, char *out, size_t outlen)
     snprintf(out, outlen, "%.*s", (int)n, pick);
 }
 
+/* run_assembler — `prog -c -o objpath src`, stdout and stderr into msgpath, without a shell. 0 when it exited 0,
+ * -1 when it failed or could not be run (127), -2 when fork/wait failed (errno). */
+static int run_assembler(const char *prog, const char *src, const char *objpath, const char *msgpath)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -2;
+    if (pid == 0) {
+        int fd = open(msgpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        /* a name starting with '-' would be read as an option */
+        char srcarg[4096];
+        snprintf(srcarg, sizeof srcarg, "%s%s", src[0] == '-' ? "./" : "", src);
+        char *argv[] = { (char *)prog, (char *)"-c", (char *)"-o", (char *)objpath, srcarg, NULL };
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", prog, strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -2;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
 int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_t errlen)
 {
     *obj = NULL;
@@ -141,49 +170,40 @@ int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_
     snprintf(objpath, sizeof objpath, "%s/out.o", dir);
     snprintf(msgpath, sizeof msgpath, "%s/messages", dir);
     int rc = -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        seterr(err, errlen, "%s: cannot run the assembler: %s", src, strerror(errno));
-        goto out;
-    }
-    if (pid == 0) {
-        int fd = open(msgpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
+    /* the system compiler driver first (GNU as behind gcc); if it fails, clang's integrated assembler, which also
+     * reads the directives clang writes (.addrsig); the first driver's message is the one reported */
+    char first[400] = "";
+    int ok = 0;
+    for (int attempt = 0; attempt < 2 && !ok; attempt++) {
+        const char *prog = attempt == 0 ? "cc" : "clang";
+        int ast = run_assembler(prog, src, objpath, msgpath);
+        if (ast == 0) {
+            ok = 1;
+            break;
         }
-        /* a name starting with '-' would be read as an option */
-        char srcarg[4096];
-        snprintf(srcarg, sizeof srcarg, "%s%s", src[0] == '-' ? "./" : "", src);
-        char *argv[] = { (char *)"cc", (char *)"-c", (char *)"-o", objpath, srcarg, NULL };
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run cc: %s\n", strerror(errno));
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            seterr(err, errlen, "%s: waiting for the assembler: %s", src, strerror(errno));
-            goto out;
-        }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        uint8_t *m = NULL;
-        size_t mlen = 0;
-        char line[400];
-        if (read_file(msgpath, &m, &mlen, NULL, 0) == 0) {
-            char *s = malloc(mlen + 1);
-            if (s) {
-                memcpy(s, m, mlen);
-                s[mlen] = '\0';
-                first_error_line(s, line, sizeof line);
-                free(s);
+        if (attempt == 0) {
+            if (ast == -2) {
+                seterr(err, errlen, "%s: cannot run the assembler: %s", src, strerror(errno));
+                goto out;
+            }
+            uint8_t *m = NULL;
+            size_t mlen = 0;
+            if (read_file(msgpath, &m, &mlen, NULL, 0) == 0) {
+                char *t = malloc(mlen + 1);
+                if (t) {
+                    memcpy(t, m, mlen);
+                    t[mlen] = '\0';
+                    first_error_line(t, first, sizeof first);
+                    free(t);
+                } else
+                    snprintf(first, sizeof first, "(out of memory)");
+                free(m);
             } else
-                snprintf(line, sizeof line, "(out of memory)");
-            free(m);
-        } else
-            snprintf(line, sizeof line, "(no message)");
-        seterr(err, errlen, "%s: the assembler failed: %s", src, line);
+                snprintf(first, sizeof first, "(no message)");
+        }
+    }
+    if (!ok) {
+        seterr(err, errlen, "%s: the assembler failed: %s", src, first);
         goto out;
     }
     if (read_file(objpath, obj, len, err, errlen) != 0)

@@ -386,6 +386,29 @@ static ex_id sum1(ex_ctx *x, unsigned w, ex_id a, ir_u128 c, ir_u128 k)
 
 /* ---- the other kinds --------------------------------------------------------------------------------------------- */
 
+/* as_mask — whether e is a mask made from a bit t (a value of at most 1): the sum 0 - t mod 2^w (all ones exactly
+ * when t = 1; *inv false) or t - 1 mod 2^w, that is ~(0 - t) (all ones exactly when t = 0; *inv true). *w gets the
+ * sum's width, *t the bit. */
+static bool as_mask(const ex_ctx *x, ex_id e, ex_id *t, bool *inv, unsigned *w)
+{
+    const ex_node *n = &x->n[e];
+    if (n->kind != EX_SUM || n->nargs != 1)
+        return false;
+    const ex_arg *a = &x->pool[n->args];
+    if (x->n[a->id].hi > 1)
+        return false;
+    ir_u128 all = mask(n->width);
+    if (n->k == 0 && a->c == all)
+        *inv = false;
+    else if (n->k == all && a->c == 1)
+        *inv = true;
+    else
+        return false;
+    *t = a->id;
+    *w = n->width;
+    return true;
+}
+
 static ex_id mk2(ex_ctx *x, unsigned kind, unsigned width, bool wraps, ex_id a, ex_id b, ir_u128 k, ir_u128 lo,
                  ir_u128 hi)
 {
@@ -394,6 +417,8 @@ static ex_id mk2(ex_ctx *x, unsigned kind, unsigned width, bool wraps, ex_id a, 
 }
 
 static ex_id mk_and(ex_ctx *x, ex_id a, ex_id b);
+static ex_id mk_orxor(ex_ctx *x, unsigned kind, ex_id a, ex_id b);
+static ex_id mk_select(ex_ctx *x, ex_id c, ex_id z, ex_id nz);
 
 ex_id ex_trunc(ex_ctx *x, unsigned w, ex_id a)
 {
@@ -482,6 +507,15 @@ static ex_id mk_shr(ex_ctx *x, ex_id a, unsigned k)
         return ex_const(x, 0);
     if (n->kind == EX_CONST)
         return ex_const(x, n->k >> k);
+    {
+        /* a mask from a bit, shifted right, is the same mask k bits narrower: (0 - t) >> k = (0 - t) mod 2^(w-k),
+         * (t - 1) >> k = (t - 1) mod 2^(w-k) (both are all ones or zero) */
+        ex_id t;
+        bool inv;
+        unsigned w;
+        if (as_mask(x, a, &t, &inv, &w) && k < w)
+            return inv ? sum1(x, w - k, t, 1, mask(w - k)) : sum1(x, w - k, t, mask(w - k), 0);
+    }
     if (n->kind == EX_SUM && !n->wraps) {
         /* an exact sum whose coefficients and constant are all multiples of 2^j: (2^j s) >> k = s >> (k - j) */
         unsigned j = tzc(n->k);
@@ -518,6 +552,36 @@ ex_id ex_shr(ex_ctx *x, unsigned w, ex_id a, unsigned k)
     return r ? ex_trunc(x, w, r) : 0;
 }
 
+
+/* bitop — AND / OR / XOR of two operands by kind */
+static ex_id bitop(ex_ctx *x, unsigned kind, ex_id a, ex_id b)
+{
+    return kind == EX_AND ? mk_and(x, a, b) : mk_orxor(x, kind, a, b);
+}
+
+/* select_distribute — op(select(c, p, q), r) = select(c, op(p, r), op(q, r)), and with both operands selects on
+ * the same condition, select(c, op(p, r), op(q, s)). 0 when neither operand is a select (or out of memory). */
+static ex_id select_distribute(ex_ctx *x, unsigned kind, ex_id a, ex_id b)
+{
+    if (x->n[a].kind != EX_SELECT) {
+        ex_id t = a;
+        a = b;
+        b = t;
+    }
+    if (x->n[a].kind != EX_SELECT)
+        return 0;
+    const ex_arg *sa = &x->pool[x->n[a].args];
+    ex_id c = sa[0].id, p = sa[1].id, q = sa[2].id, r = b, s = b;
+    if (x->n[b].kind == EX_SELECT && x->pool[x->n[b].args].id == c) {
+        const ex_arg *sb = &x->pool[x->n[b].args];
+        r = sb[1].id;
+        s = sb[2].id;
+    }
+    ex_id u = bitop(x, kind, p, r);
+    ex_id v = u ? bitop(x, kind, q, s) : 0;
+    return v ? mk_select(x, c, u, v) : 0;
+}
+
 static ex_id mk_and(ex_ctx *x, ex_id a, ex_id b)
 {
     if (!a || !b)
@@ -549,6 +613,20 @@ static ex_id mk_and(ex_ctx *x, ex_id a, ex_id b)
         if ((c & all) == all)
             return a;
     }
+    /* a mask from a bit selects: (0 - t) & y = t ? y : 0, (t - 1) & y = t ? 0 : y (y taken mod 2^w) */
+    for (unsigned side = 0; side < 2; side++) {
+        ex_id m = side ? b : a, y = side ? a : b, t;
+        bool inv;
+        unsigned w;
+        if (as_mask(x, m, &t, &inv, &w)) {
+            ex_id yy = ex_trunc(x, w, y), zero = ex_const(x, 0);
+            if (!yy || !zero)
+                return 0;
+            return inv ? mk_select(x, t, yy, zero) : mk_select(x, t, zero, yy);
+        }
+    }
+    if (x->n[a].kind == EX_SELECT || x->n[b].kind == EX_SELECT)
+        return select_distribute(x, EX_AND, a, b);
     if (a > b) {
         ex_id t = a;
         a = b;
@@ -577,6 +655,20 @@ static ex_id mk_orxor(ex_ctx *x, unsigned kind, ex_id a, ex_id b)
         return b;
     if (nb->kind == EX_CONST && nb->k == 0)
         return a;
+    if (kind == EX_XOR) { /* (u ^ v) ^ u = v */
+        for (unsigned side = 0; side < 2; side++) {
+            ex_id p = side ? b : a, q = side ? a : b;
+            if (x->n[p].kind == EX_XOR) {
+                const ex_arg *pa = &x->pool[x->n[p].args];
+                if (pa[0].id == q)
+                    return pa[1].id;
+                if (pa[1].id == q)
+                    return pa[0].id;
+            }
+        }
+    }
+    if (na->kind == EX_SELECT || nb->kind == EX_SELECT)
+        return select_distribute(x, kind, a, b);
     ir_u128 hi = mask(bitlen(na->hi > nb->hi ? na->hi : nb->hi));
     ir_u128 lo = kind == EX_OR ? (na->lo > nb->lo ? na->lo : nb->lo) : 0;
     if (a > b) {
@@ -636,6 +728,16 @@ static ex_id mk_select(ex_ctx *x, ex_id c, ex_id z, ex_id nz)
             return z;
         if (nc->lo > 0)
             return nz;
+        if (nc->kind == EX_LT && x->n[x->pool[nc->args].id].kind == EX_CONST &&
+            x->n[x->pool[nc->args].id].k == 0) { /* (0 < y) is nonzero exactly when y is */
+            c = x->pool[nc->args + 1].id;
+            continue;
+        }
+        if (nc->kind == EX_SUM && nc->nargs == 1 && nc->k == 1 && x->pool[nc->args].c == mask(nc->width) &&
+            x->n[x->pool[nc->args].id].kind == EX_EQZ) { /* 1 - (y == 0) is nonzero exactly when y is */
+            c = x->pool[x->n[x->pool[nc->args].id].args].id;
+            continue;
+        }
         if (nc->kind != EX_EQZ)
             break;
         /* (y == 0) == 0 ? z : nz  =  y == 0 ? nz : z */

@@ -71,6 +71,44 @@ static unsigned max3(unsigned a, unsigned b, unsigned c)
     return m > c ? m : c;
 }
 
+/* const_mul — c * t mod 2^w as shifts and adds along the non-adjacent form of c (Reitwiesner 1960) when it has at
+ * most 4 nonzero digits (2^64 - 1 = 2^64 - 2^0, 2^64 - 2^32 + 1, ...): solvers prove identities over a few shifted
+ * adders far faster than over a bit-blasted constant multiplier. Otherwise a bit-vector multiplication. */
+static Z3_ast const_mul(tr *T, ir_u128 c, Z3_ast t, unsigned w)
+{
+    if (w < 128)
+        c &= (((ir_u128)1 << w) - 1);
+    int digit[130];
+    unsigned nd = 0, nz = 0;
+    ir_u128 k = c; /* the NAF: an odd k gets the digit 2 - (k mod 4), so the next digit is 0; mod 2^128 wrapping of
+                      k + 1 drops only digits at or above bit 128, which vanish mod 2^w */
+    while (k && nd < w) {
+        int d = 0;
+        if (k & 1) {
+            d = (k & 3) == 1 ? 1 : -1;
+            k = d > 0 ? k - 1 : k + 1;
+        }
+        digit[nd++] = d;
+        nz += d != 0;
+        k >>= 1;
+    }
+    if (nz == 0)
+        return num(T, 0, w);
+    if (nz > 4)
+        return Z3_mk_bvmul(T->z, num(T, c, w), t);
+    Z3_ast acc = NULL;
+    for (unsigned i = 0; i < nd && i < w; i++) {
+        if (!digit[i])
+            continue;
+        Z3_ast s = i ? Z3_mk_bvshl(T->z, t, num(T, i, w)) : t;
+        if (!acc)
+            acc = digit[i] > 0 ? s : Z3_mk_bvneg(T->z, s);
+        else
+            acc = digit[i] > 0 ? Z3_mk_bvadd(T->z, acc, s) : Z3_mk_bvsub(T->z, acc, s);
+    }
+    return acc ? acc : num(T, 0, w);
+}
+
 /* term — the bit-vector term of node id (operands already translated). NULL for an unknown leaf. */
 static Z3_ast term(tr *T, const ex_ctx *x, ex_id id)
 {
@@ -96,7 +134,7 @@ static Z3_ast term(tr *T, const ex_ctx *x, ex_id id)
         for (uint32_t i = 0; i < n->nargs; i++) {
             Z3_ast t = conv(T, TT(i), W(i), w);
             if (a[i].c != 1)
-                t = Z3_mk_bvmul(z, num(T, a[i].c, w), t);
+                t = const_mul(T, a[i].c, t, w);
             acc = Z3_mk_bvadd(z, acc, t);
         }
         return acc;
