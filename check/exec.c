@@ -829,6 +829,25 @@ static int exec_logic(st *s, ZydisMnemonic m, bool write)
     return write ? write_data(s, 0, r) : 0;
 }
 
+/* andn dst, a, b (BMI1; gcc/clang -march=haswell): dst = ~a & b; SF ZF from the result, CF OF cleared, AF PF
+ * undefined (SDM "ANDN"). decode.c does not list it yet: reached only once it does. */
+static int exec_andn(st *s)
+{
+    unsigned w = s->in->operand_width;
+    ex_id a = 0, b = 0;
+    TRY(read_data(s, 1, w, &a));
+    TRY(read_data(s, 2, w, &b));
+    ex_id r = ck(s, ex_and(s->x, w, ck(s, ex_not(s->x, w, a)), b));
+    if (s->bad)
+        return -1;
+    set_flag(s, F_CF, k_(s, 0));
+    set_flag(s, F_OF, k_(s, 0));
+    set_how(s, F_AF, H_UNDEF);
+    set_lazy(s, OP_RES, w, 0, 0, r);
+    set_how(s, F_PF, H_UNDEF);
+    return write_data(s, 0, r);
+}
+
 /* the shift count: the operand after `first` (imm or cl), masked as the SDM says (6 bits for 64-bit operands,
  * else 5) */
 static int shift_count(st *s, unsigned first, unsigned w, unsigned *k)
@@ -1280,6 +1299,7 @@ static int exec_one(st *s)
     case ZYDIS_MNEMONIC_OR:
     case ZYDIS_MNEMONIC_XOR: return exec_logic(s, m, true);
     case ZYDIS_MNEMONIC_TEST: return exec_logic(s, ZYDIS_MNEMONIC_AND, false);
+    case ZYDIS_MNEMONIC_ANDN: return exec_andn(s);
     case ZYDIS_MNEMONIC_NOT: {
         ex_id a = 0;
         TRY(read_data(s, 0, w, &a));

@@ -36,6 +36,8 @@
  *     8/16-bit write over a pointer leaves unknown upper bits (clang's setb %sil on a dead argument register);
  *   - stack: a read of bytes from several stores is assembled byte-exactly; a stored pointer reads back only
  *     whole; argument arrays: whole aligned limbs only (a partial-limb access is UNSUPPORTED);
+ *   - andn (BMI1, which gcc and clang emit with -march=haswell) has semantics here, CPU-tested, but decode.c does
+ *     not classify it SUPPORTED yet, so it is rejected as UNKNOWN_INSN before it gets here;
  *   - UNKNOWN_VALUE is raised where a value is used: a store to an output, a cmov/setcc condition, a read of an
  *     undefined flag (every flag is undefined at entry); addresses from data are DATA_ADDRESS.
  * On success r->verdict and r->rule are left as they were (check.c decides the verdict). */
