@@ -40,6 +40,9 @@ static const int CALLEE[6] = { RBX, RBP, R12, R13, R14, R15 };
 
 typedef struct {
     int reg, slot, stack_arg;
+    int home_arr;         /* a loaded value: the input array it came from (-1: none), valid until a store to an
+                             output that may alias it */
+    uint32_t home_limb;
     uint32_t u0, un, up; /* uses: c->uses[u0 .. u0 + un), node positions ascending; up = first not yet passed */
     uint8_t width;
 } av;
@@ -56,6 +59,10 @@ typedef struct {
     uint8_t *slot_busy;
     uint32_t nslot_cap, nslots;
     uint32_t flagv[3];      /* [F_CF], [F_OF]: value held, or IR_NOVAL */
+    bool alias_dead[64];    /* input j: an output that may alias it has been stored to */
+    uint32_t *kill;         /* input j: the first store to an output that may alias it (NOUSE: none) */
+    uint8_t *need_kill;     /* input j: a value loaded from it is used at or after kill[j] */
+    uint32_t *tmp;          /* node_uses scratch */
     bool known0[3];
     uint32_t cur;
     /* frame (pass 2) */
@@ -161,19 +168,26 @@ static bool used_at_or_after(ctx *c, uint32_t v)
 
 static bool has_mem(const ctx *c, uint32_t v)
 {
-    return c->v[v].slot >= 0 || c->v[v].stack_arg >= 0;
+    return c->v[v].slot >= 0 || c->v[v].stack_arg >= 0 || (c->v[v].home_arr >= 0 && !c->alias_dead[c->v[v].home_arr]);
 }
+
+static int ensure_reg(ctx *c, uint32_t v);
 
 static bool in_flag(const ctx *c, uint32_t v, int fl)
 {
     return c->flagv[fl] == v;
 }
 
-static void mem_of(const ctx *c, uint32_t v, char *s, size_t n)
+/* where v is in memory: its slot, its stack argument, or its limb of the input array (whose pointer is then
+ * brought into a register and locked) */
+static void mem_of(ctx *c, uint32_t v, char *s, size_t n)
 {
     if (c->v[v].slot >= 0)
         snprintf(s, n, "%d(%%rsp)", 8 * c->v[v].slot);
-    else
+    else if (c->v[v].stack_arg < 0) {
+        int p = ensure_reg(c, c->f->nval + (uint32_t)c->v[v].home_arr);
+        snprintf(s, n, "%u(%%%s)", 8 * c->v[v].home_limb, R64[p]);
+    } else
         snprintf(s, n, "%u(%%rsp)", c->frame + 8 * c->npush + 8 + 8 * (unsigned)(c->v[v].stack_arg - 6));
 }
 
@@ -541,6 +555,10 @@ static void into_rdx(ctx *c, uint32_t v)
         return;
     }
     int w = c->regv[RDX];
+    if (w >= 0 && !c->lock[RDX] && !used_at_or_after(c, (uint32_t)w)) {
+        release(c, RDX);
+        w = FREE;
+    }
     if (w >= 0 || w == TEMP) {
         /* move the occupant elsewhere (a free register, or a spill) */
         bool locked = c->lock[RDX];
@@ -564,6 +582,7 @@ static void into_rdx(ctx *c, uint32_t v)
             evict(c, RDX);
         }
     }
+    c->lock[RDX] = true; /* not for an address register of the load below */
     if (is_const(c, v)) {
         mov_imm(c, kval(c, v), RDX);
         claim(c, RDX, TEMP);
@@ -872,6 +891,14 @@ static void do_cmov(ctx *c, const ir_node *n)
 
 static void do_load(ctx *c, const ir_node *n)
 {
+    uint32_t v = n->res[0];
+    if (!c->alias_dead[n->arr]) {
+        /* lazily: the value stays in the input array, read where it is used (as a memory operand, or into a
+         * register), until a store to an output that may alias the array */
+        c->v[v].home_arr = (int)n->arr;
+        c->v[v].home_limb = n->limb;
+        return;
+    }
     int p = ensure_reg(c, c->f->nval + n->arr);
     int d = alloc_reg(c, -1);
     ins(c, "movq %u(%%%s), %%%s", 8 * n->limb, R64[p], R64[d]);
@@ -881,6 +908,44 @@ static void do_load(ctx *c, const ir_node *n)
 static void do_store(ctx *c, const ir_node *n)
 {
     uint32_t v = n->arg[0];
+    /* the first store to an output that may alias input j: values of j still needed and only in j go to slots */
+    for (uint32_t j = 0; j < c->f->narr && j < 64; j++) {
+        if (c->alias_dead[j] || !((c->f->arr[n->arr].alias >> j) & 1))
+            continue;
+        for (uint32_t w = 0; w < c->f->nval; w++) {
+            av *a = &c->v[w];
+            if (a->home_arr != (int)j || a->reg >= 0 || a->slot >= 0 || !used_at_or_after(c, w))
+                continue;
+            int r = -1;
+            for (int i = 0; i < 15 && r < 0; i++)
+                if (c->regv[ORDER[i]] == FREE && !c->lock[ORDER[i]])
+                    r = ORDER[i];
+            char m[48];
+            if (r >= 0) { /* into a free register (a spill later if it must leave) */
+                mem_of(c, w, m, sizeof m);
+                if (c->regv[r] != FREE) { /* mem_of took it for the pointer: use another */
+                    r = alloc_reg(c, -1);
+                    c->lock[r] = false;
+                }
+                ins(c, "movq %s, %%%s", m, R64[r]);
+                c->regv[r] = (int)w;
+                c->used[r] = true;
+                a->reg = r;
+                c->st.nreloads++;
+                continue;
+            }
+            r = alloc_reg(c, -1);
+            mem_of(c, w, m, sizeof m);
+            ins(c, "movq %s, %%%s", m, R64[r]);
+            a->slot = new_slot(c);
+            ins(c, "movq %%%s, %d(%%rsp)", R64[r], 8 * a->slot);
+            c->st.nreloads++;
+            c->st.nspills++;
+            c->regv[r] = FREE;
+            c->lock[r] = false;
+        }
+        c->alias_dead[j] = true;
+    }
     int p = ensure_reg(c, c->f->nval + n->arr);
     if (is_const(c, v) && fits_s32(kval(c, v))) {
         ins(c, "movq $%lld, %u(%%%s)", (long long)(int64_t)kval(c, v), 8 * n->limb, R64[p]);
@@ -890,7 +955,9 @@ static void do_store(ctx *c, const ir_node *n)
     ins(c, "movq %%%s, %u(%%%s)", R64[r], 8 * n->limb, R64[p]);
 }
 
-/* end of node: release temps and dead values */
+static uint32_t node_uses(const ctx *c, uint32_t i, uint32_t *out);
+
+/* end of node: release temps and dead values (every value the node uses, see node_uses) */
 static void end_node(ctx *c, const ir_node *n)
 {
     for (int r = 0; r < NREG; r++) {
@@ -898,15 +965,10 @@ static void end_node(ctx *c, const ir_node *n)
         if (c->regv[r] == TEMP && r != RSP)
             c->regv[r] = FREE;
     }
-    uint32_t ops[IR_MAX_ARGS + 1];
-    int no = 0;
-    for (int i = 0; i < n->nargs; i++)
-        if (!is_const(c, n->arg[i]))
-            ops[no++] = n->arg[i];
-    if (n->op == IR_LOAD || n->op == IR_STORE)
-        ops[no++] = c->f->nval + n->arr;
-    for (int i = 0; i < no; i++) {
-        uint32_t v = ops[i];
+    (void)n;
+    uint32_t no = node_uses(c, c->cur, c->tmp);
+    for (uint32_t i = 0; i < no; i++) {
+        uint32_t v = c->tmp[i];
         if (!dies(c, v))
             continue;
         if (c->v[v].reg >= 0) {
@@ -924,6 +986,31 @@ static void end_node(ctx *c, const ir_node *n)
 }
 
 /* ---- checks and the walk ----------------------------------------------------------------------------------- */
+
+/* The values node i uses, into out (repeats allowed): its non-constant operands; the array pointer of a load or
+ * store; the pointer of input j for each operand loaded from j before kill[j] (a lazily loaded value is read
+ * through the pointer); the pointer of input j at kill[j] when a value of j is used from then on (it moves to a
+ * slot there). */
+static uint32_t node_uses(const ctx *c, uint32_t i, uint32_t *out)
+{
+    const ir_func *f = c->f;
+    const ir_node *n = &f->node[i];
+    uint32_t m = 0;
+    for (int k = 0; k < n->nargs; k++) {
+        const ir_value *x = &f->val[n->arg[k]];
+        if (x->is_const)
+            continue;
+        out[m++] = n->arg[k];
+        if (f->node[x->node].op == IR_LOAD && i < c->kill[f->node[x->node].arr])
+            out[m++] = f->nval + f->node[x->node].arr;
+    }
+    if (n->op == IR_LOAD || n->op == IR_STORE)
+        out[m++] = f->nval + n->arr;
+    for (uint32_t j = 0; j < f->narr; j++)
+        if (c->kill[j] == i && c->need_kill[j])
+            out[m++] = f->nval + j;
+    return m;
+}
 
 static int check_input(ctx *c, const char *sym)
 {
@@ -994,12 +1081,14 @@ static int walk(ctx *c)
     c->nslots = 0;
     c->flagv[F_CF] = c->flagv[F_OF] = IR_NOVAL;
     c->known0[F_CF] = c->known0[F_OF] = false;
+    memset(c->alias_dead, 0, sizeof c->alias_dead);
     memset(&c->st, 0, sizeof c->st);
     c->len = 0;
     for (uint32_t v = 0; v < c->nv; v++) {
         c->v[v].reg = -1;
         c->v[v].slot = -1;
         c->v[v].stack_arg = -1;
+        c->v[v].home_arr = -1;
         c->v[v].up = 0;
     }
     /* argument k: output arrays first, then inputs */
@@ -1143,26 +1232,40 @@ int emit_asm(const ir_func *f, const emit_asm_opts *opts, char **out, size_t *le
         return -1;
     c.nv = f->nval + f->narr;
     c.v = calloc(c.nv, sizeof *c.v);
-    uint32_t nuses = 0;
-    for (uint32_t i = 0; i < f->nnode; i++)
-        nuses += f->node[i].nargs + 1u;
-    c.uses = malloc((nuses + 1) * sizeof *c.uses);
     c.nslot_cap = c.nv + 16;
     c.slot_busy = calloc(c.nslot_cap, 1);
     c.cap = 1 << 16;
     c.buf = malloc(c.cap);
-    if (!c.v || !c.uses || !c.slot_busy || !c.buf) {
+    if (!c.v || !c.slot_busy || !c.buf) {
         fail(&c, "out of memory");
         goto done;
     }
-    /* uses per value, in node order */
+    /* uses per value, in node order (node_uses) */
+    uint32_t *tmp = c.tmp = malloc((2u * IR_MAX_ARGS + 1 + f->narr) * sizeof *tmp);
+    c.kill = malloc(f->narr * sizeof *c.kill);
+    c.need_kill = calloc(f->narr, 1);
+    if (!tmp || !c.kill || !c.need_kill) {
+        fail(&c, "out of memory");
+        goto done;
+    }
+    for (uint32_t j = 0; j < f->narr; j++) {
+        c.kill[j] = NOUSE;
+        for (uint32_t i = 0; i < f->nnode && c.kill[j] == NOUSE; i++)
+            if (f->node[i].op == IR_STORE && j < 64 && ((f->arr[f->node[i].arr].alias >> j) & 1))
+                c.kill[j] = i;
+    }
     for (uint32_t i = 0; i < f->nnode; i++) {
         const ir_node *n = &f->node[i];
-        for (int k = 0; k < n->nargs; k++)
-            if (!f->val[n->arg[k]].is_const)
-                c.v[n->arg[k]].un++;
-        if (n->op == IR_LOAD || n->op == IR_STORE)
-            c.v[f->nval + n->arr].un++;
+        for (int k = 0; k < n->nargs; k++) {
+            const ir_value *x = &f->val[n->arg[k]];
+            if (!x->is_const && f->node[x->node].op == IR_LOAD && i >= c.kill[f->node[x->node].arr])
+                c.need_kill[f->node[x->node].arr] = 1;
+        }
+    }
+    for (uint32_t i = 0; i < f->nnode; i++) {
+        uint32_t m = node_uses(&c, i, tmp);
+        for (uint32_t k = 0; k < m; k++)
+            c.v[tmp[k]].un++;
     }
     uint32_t off = 0;
     for (uint32_t v = 0; v < c.nv; v++) {
@@ -1171,16 +1274,15 @@ int emit_asm(const ir_func *f, const emit_asm_opts *opts, char **out, size_t *le
         c.v[v].un = 0;
         c.v[v].width = v < f->nval ? f->val[v].width : 64;
     }
+    c.uses = malloc(((size_t)off + 1) * sizeof *c.uses);
+    if (!c.uses) {
+        fail(&c, "out of memory");
+        goto done;
+    }
     for (uint32_t i = 0; i < f->nnode; i++) {
-        const ir_node *n = &f->node[i];
-        for (int k = 0; k < n->nargs; k++)
-            if (!f->val[n->arg[k]].is_const) {
-                av *a = &c.v[n->arg[k]];
-                if (!a->un || c.uses[a->u0 + a->un - 1] != i)
-                    c.uses[a->u0 + a->un++] = i;
-            }
-        if (n->op == IR_LOAD || n->op == IR_STORE) {
-            av *a = &c.v[f->nval + n->arr];
+        uint32_t m = node_uses(&c, i, tmp);
+        for (uint32_t k = 0; k < m; k++) {
+            av *a = &c.v[tmp[k]];
             if (!a->un || c.uses[a->u0 + a->un - 1] != i)
                 c.uses[a->u0 + a->un++] = i;
         }
@@ -1211,6 +1313,9 @@ int emit_asm(const ir_func *f, const emit_asm_opts *opts, char **out, size_t *le
 done:
     free(c.v);
     free(c.uses);
+    free(c.kill);
+    free(c.need_kill);
+    free(c.tmp);
     free(c.slot_busy);
     free(c.buf);
     return c.failed ? -1 : 0;

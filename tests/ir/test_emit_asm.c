@@ -550,11 +550,27 @@ static const char *const HAND[] = {
     "end\n",
 };
 
+/* values loaded from an input used after the first store to an output that may alias it: they must be read
+ * before that store (the emitter loads lazily, so it saves them to slots there) */
+static const char *const HAND_ALIAS =
+    "func h_alias\n"
+    "  in a[4] 0..0xffffffff\n  in b[4] 0..0xffffffff\n"
+    "  out o[4] alias a, b\n"
+    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  a2:u64 = load a[2]\n  a3:u64 = load a[3]\n"
+    "  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n  b2:u64 = load b[2]\n  b3:u64 = load b[3]\n"
+    "  s0:u64 = add a0, b0\n"
+    "  store o[0], s0\n"
+    "  p1:u64, h1:u64 = mulx.64 a1, b1\n  s1:u64 = add p1, a3\n"
+    "  store o[1], s1\n"
+    "  s2:u64, c2:u1 = addcarryx.64 0:u1, a2, b2\n  s3:u64 = add h1, c2\n  t3:u64 = xor s3, b3\n"
+    "  store o[2], s2\n  store o[3], t3\n"
+    "end\n";
+
 static void test_hand(void)
 {
-    for (size_t i = 0; i < sizeof HAND / sizeof HAND[0]; i++) {
+    for (size_t i = 0; i <= sizeof HAND / sizeof HAND[0]; i++) {
         char err[1024];
-        ir_func *f = ir_parse(HAND[i], err, sizeof err);
+        ir_func *f = ir_parse(i < sizeof HAND / sizeof HAND[0] ? HAND[i] : HAND_ALIAS, err, sizeof err);
         if (!f) {
             FAIL("hand program %zu: %s", i, err);
             continue;
@@ -648,7 +664,7 @@ int main(int argc, char **argv)
     if (fdir)
         test_fiat(fdir);
     for (size_t i = 0; i < NFORMS; i++)
-        if (!form_seen[i])
+        if (!form_seen[i] && !only)
             FAIL("no emitted text has the form \"%s\": a path of the emitter went untested", FORMS[i] + 1);
     if (keep)
         printf("kept %s\n", dir);
