@@ -1,7 +1,8 @@
 /* emit_asm.c — lowered IR to x86-64 AT&T assembly (see emit_asm.h for the contract).
  *
  * One walk over the nodes in order. State: which value each register holds, each value's register / stack slot /
- * flag (a carry that an addcarryx or subborrowx left in CF or OF), and whether CF/OF are known to be 0. Every
+ * input limb (a lazily loaded value, until its array may have been overwritten) / flag (a carry that an addcarryx
+ * or subborrowx left in CF or OF), and whether CF/OF are known to be 0. Every
  * instruction that writes a flag first saves (setc/seto + movzbl) the value that flag holds when it is still needed.
  * Each node: lock the registers of its operands, bring the operands it needs into registers (reloading spilled
  * ones, materialising constants that are not immediates), pick the destination (the register of an operand that

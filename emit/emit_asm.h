@@ -13,8 +13,11 @@
  * 8(%rsp), 16(%rsp), ... at entry. Clobbers: rax rcx rdx rsi rdi r8-r11 and the flags; rbx rbp r12-r15 are pushed
  * and popped when used. Spills go to 8-byte slots at 0(%rsp), 8(%rsp), ... after `sub $N, %rsp` (no red zone used).
  *
- * Schedule: instructions follow the IR's node order; loads and stores keep their order, so the IR's alias rule
- * (every load of an aliased input before the first store to the output) carries over to the machine code.
+ * Schedule: instructions follow the IR's node order. Loads are lazy: an input limb is read where it is used (as a
+ * memory operand of add/adcx/mulx/..., or into a register), possibly more than once, but never after the first
+ * store to an output that may alias its array: there, the values of that array still needed are read into free
+ * registers or stack slots first. So the IR's alias rule (every load of an aliased input before the first store to
+ * the output) holds for the machine code too, and stores keep their order.
  *
  * Instructions: mov/movabs/movzbl, lea (adds without a carry-out, constant multiples 2 3 4 5 8 9, small shifts
  * left), imul (other constant multiples, 64-bit products), mulx (one operand in rdx), add/adc/adcx/adox for
@@ -25,7 +28,9 @@
  *
  * Register allocation: deterministic; the 15 usable general-purpose registers; when none is free the value (or
  * argument pointer) whose next use is furthest is spilled (Belady, "A study of replacement algorithms for a
- * virtual-storage computer", IBM Systems Journal 5(2), 1966); a value is stored to a slot at most once (SSA). */
+ * virtual-storage computer", IBM Systems Journal 5(2), 1966); a value is stored to a slot at most once (SSA), and
+ * one that can be read again from its input array is not stored at all; a spilled value is used from its slot as a
+ * memory operand where the instruction allows one. */
 #ifndef ECOPT_EMIT_ASM_H
 #define ECOPT_EMIT_ASM_H
 
