@@ -318,6 +318,121 @@ static int cmp_arg(const void *pa, const void *pb)
 }
 
 /* finish_sum — normalise the scratch sum of width w with constant k and make its node. */
+static ex_id mk_shr(ex_ctx *x, ex_id a, unsigned k);
+
+/* merge_carries — in the sum being built (x->scr, sorted and merged), two carries with the same coefficient,
+ * X >> 64 and Y >> 64, where Y is an exact sum (X mod 2^64) + R (R >= 0: the other terms, positive, and the
+ * constant), become one: (X >> 64) + (((X mod 2^64) + R) >> 64) = (X + R) >> 64 for integers X, R >= 0. This
+ * is how one multi-word addition grouped two ways (a u128 sum vs add/adc pairs in another order) meets one form.
+ * X + R is built as a 128-bit sum; when it can wrap, the merge is made only in a sum of at most 64 bits (m is the
+ * sum's mask), where the lost 2^128 (2^64 after the shift) vanishes.
+ * Repeats while something merges. Returns the number of merges, -1 when memory runs out. */
+static int merge_carries(ex_ctx *x, ir_u128 m)
+{
+    uint32_t n = x->nscr;
+    ex_arg *t = malloc((size_t)n * sizeof *t);
+    if (!t)
+        return -1;
+    memcpy(t, x->scr, (size_t)n * sizeof *t);
+    int merged = 0;
+    for (bool again = true; again;) {
+        again = false;
+        for (uint32_t i = 0; i < n && !again; i++) {
+            const ex_node *ni = &x->n[t[i].id];
+            if (ni->kind != EX_SHR || ni->k != 64)
+                continue;
+            ex_id X = x->pool[ni->args].id;
+            for (uint32_t j = 0; j < n && !again; j++) {
+                if (j == i || t[j].c != t[i].c)
+                    continue;
+                const ex_node *nj = &x->n[t[j].id];
+                if (nj->kind != EX_SHR || nj->k != 64)
+                    continue;
+                ex_id Y = x->pool[nj->args].id;
+                const ex_node *ny = &x->n[Y];
+                if (ny->kind != EX_SUM || ny->wraps)
+                    continue;
+                /* find X mod 2^64 among Y's terms, coefficient 1 */
+                uint32_t ya = ny->args, yn = ny->nargs, hit = UINT32_MAX;
+                for (uint32_t q = 0; q < yn && hit == UINT32_MAX; q++) {
+                    const ex_node *tq = &x->n[x->pool[ya + q].id];
+                    if (x->pool[ya + q].c == 1 && tq->kind == EX_SUM && tq->wraps && tq->width == 64)
+                        hit = q;
+                }
+                if (hit == UINT32_MAX)
+                    continue;
+                ex_id tx = ex_trunc(x, 64, X);
+                if (!tx) {
+                    free(t);
+                    return -1;
+                }
+                ny = &x->n[Y];
+                if (tx != x->pool[ny->args + hit].id)
+                    continue;
+                /* Z = X + R, exact in 128 bits */
+                uint32_t zn = 0;
+                ex_id *zt = malloc(((size_t)ny->nargs + 1) * sizeof *zt);
+                ir_u128 *zc = malloc(((size_t)ny->nargs + 1) * sizeof *zc);
+                if (!zt || !zc) {
+                    free(zt);
+                    free(zc);
+                    free(t);
+                    return -1;
+                }
+                zt[zn] = X;
+                zc[zn++] = 1;
+                for (uint32_t q = 0; q < ny->nargs; q++)
+                    if (q != hit) {
+                        zt[zn] = x->pool[ny->args + q].id;
+                        zc[zn++] = x->pool[ny->args + q].c;
+                    }
+                ir_u128 yk = ny->k;
+                ex_id Z = ex_sum(x, 128, zt, zc, zn, yk);
+                free(zt);
+                free(zc);
+                if (!Z) {
+                    free(t);
+                    return -1;
+                }
+                /* Z wrapping at 2^128 changes (X + R) >> 64 by 2^64 exactly, invisible in a sum of at most 64 bits */
+                if (x->n[Z].wraps && m > (ir_u128)UINT64_MAX)
+                    continue;
+                ex_id hz = mk_shr(x, Z, 64);
+                if (!hz) {
+                    free(t);
+                    return -1;
+                }
+                t[i].id = hz;
+                t[j] = t[--n];
+                merged++;
+                again = true;
+            }
+        }
+    }
+    /* back into the scratch list, sorted and merged again (a merged carry may equal a term already there) */
+    x->nscr = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (scr_push(x, t[i].id, t[i].c) != 0) {
+            free(t);
+            return -1;
+        }
+    free(t);
+    if (merged) {
+        qsort(x->scr, x->nscr, sizeof *x->scr, cmp_arg);
+        uint32_t q = 0;
+        for (uint32_t i = 0; i < x->nscr; i++) {
+            if (q && x->scr[q - 1].id == x->scr[i].id)
+                x->scr[q - 1].c = (x->scr[q - 1].c + x->scr[i].c) & m;
+            else
+                x->scr[q++] = x->scr[i];
+            if (x->scr[q - 1].c == 0)
+                q--;
+        }
+        x->nscr = q;
+    }
+    return merged;
+}
+
 static ex_id finish_sum(ex_ctx *x, unsigned w, ir_u128 k)
 {
     ir_u128 m = mask(w);
@@ -335,6 +450,12 @@ static ex_id finish_sum(ex_ctx *x, unsigned w, ir_u128 k)
             n--;
     }
     x->nscr = n;
+    if (n >= 2) {
+        int mr = merge_carries(x, m);
+        if (mr < 0)
+            return fail(x, "out of memory");
+        n = x->nscr;
+    }
     if (n == 0)
         return ex_const(x, k);
     /* exact bounds when nothing can wrap: lo = k + sum c lo_i, hi = k + sum c hi_i, all below 2^w */

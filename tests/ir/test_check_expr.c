@@ -173,7 +173,7 @@ static void test_rules(unsigned trials)
             const entry *A = pick(128), *B = pick(128), *C = pick(128);
             u128 a = A->v, b = B->v, m = msk(w);
             unsigned k = (unsigned)(rnd() % 132);
-            unsigned op = (unsigned)(rnd() % 19);
+            unsigned op = (unsigned)(rnd() % 22);
             char what[64];
             snprintf(what, sizeof what, "trial %u step %u op %u w %u", t, step, op, w);
             ex_id r = 0, r1 = 0;
@@ -256,6 +256,41 @@ static void test_rules(unsigned trials)
                 want = (S >> k) & msk(64), w = 64, m = msk(64);
                 break;
             }
+            case 19: {
+                /* masks from a bit (0 - t, t - 1), then and/or/xor/shr with them (the select rules) */
+                const entry *t1 = pick(1), *p = pick(128), *q = pick(128);
+                unsigned mw = rnd() % 2 ? 64 : 128;
+                bool inv = rnd() % 2;
+                ex_id mk = inv ? ex_sub(x, mw, t1->id, ex_const(x, 1)) : ex_sub(x, mw, ex_const(x, 0), t1->id);
+                u128 mv = (inv ? t1->v - 1 : 0 - t1->v) & msk(mw);
+                ex_id sel = ex_and(x, mw, mk, p->id); /* a select */
+                u128 sv = mv & p->v & msk(mw);
+                check_node(x, what, sel, sv, in);
+                switch (rnd() % 4) {
+                case 0: r = ex_or(x, w, sel, ex_and(x, mw, ex_not(x, mw, mk), q->id)), want = sv | (~mv & q->v & msk(mw)); break;
+                case 1: r = ex_xor(x, w, ex_and(x, mw, mk, ex_xor(x, mw, p->id, q->id)), q->id),
+                        want = (mv & ((p->v ^ q->v) & msk(mw))) ^ q->v; break;
+                case 2: r = ex_shr(x, w, mk, k % mw), want = mv >> (k % mw); break;
+                default: r = ex_xor(x, w, ex_xor(x, w, p->id, q->id), p->id), want = (p->v ^ q->v) ^ p->v; break;
+                }
+                break;
+            }
+            case 20:
+            case 21: {
+                /* two carries of one addition grouped two ways: (X >> 64) + (((X mod 2^64) + R) >> 64) */
+                const entry *p = pick(64), *q = pick(64), *e = pick(64), *f2 = pick(64);
+                ex_id X = ex_mul(x, 128, p->id, q->id);
+                u128 xv = p->v * q->v;
+                if (op == 21) { /* X a sum that may wrap at 2^128 */
+                    X = ex_add(x, 128, X, ex_shl(x, 128, e->id, 64));
+                    xv += e->v << 64;
+                }
+                ex_id lo = ex_trunc(x, 64, X), Y = ex_add(x, 128, lo, ex_add(x, 128, e->id, f2->id));
+                u128 yv = (xv & msk(64)) + e->v + f2->v;
+                ex_id hx = ex_shr(x, 64, X, 64), hy = ex_shr(x, 64, Y, 64);
+                r = ex_add(x, w, hx, hy), want = (xv >> 64) + (yv >> 64);
+                break;
+            }
             default: {
                 const entry *p = pick(64), *q = pick(64);
                 k %= 128;
@@ -308,6 +343,21 @@ static void test_normal_forms(void)
     ex_id a = ex_input(x, 0, 0, 0, M64), b = ex_input(x, 0, 1, 0, M64), c = ex_input(x, 0, 2, 0, M64);
     ex_id n1 = ex_input(x, 1, 0, 0, M51), n2 = ex_input(x, 1, 1, 0, M51);
     expect_same(x, "a+b = b+a", ex_add(x, 64, a, b), ex_add(x, 64, b, a));
+    {
+        /* the selects compilers make from a mask m = 0 - t (emit_c's cmovznz): (m & nz) | (~m & z), and gcc's
+         * ((nz ^ z) & m) ^ z, and the borrow kept as 0 - t then shifted down */
+        ex_id t = ex_lt(x, a, b), m = ex_sub(x, 64, ex_const(x, 0), t);
+        ex_id sel = ex_select(x, 64, t, c, b);
+        expect_same(x, "(m & nz) | (~m & z)", ex_or(x, 64, ex_and(x, 64, m, b), ex_and(x, 64, ex_not(x, 64, m), c)),
+                    sel);
+        expect_same(x, "((nz ^ z) & m) ^ z", ex_xor(x, 64, ex_and(x, 64, ex_xor(x, 64, b, c), m), c), sel);
+        expect_same(x, "(0 - t) >> 63 = t", ex_shr(x, 64, m, 63), t);
+        /* a two-word product sum as one u128 sum, and as add/adc of the words (the carries merge) */
+        ex_id P = ex_mul(x, 128, a, b), Q = ex_mul(x, 128, b, c), s0, cy, h1, c2;
+        ex_addcarry(x, 64, ex_const(x, 0), ex_trunc(x, 64, P), ex_trunc(x, 64, Q), &s0, &cy);
+        ex_addcarry(x, 64, cy, ex_shr(x, 64, P, 64), ex_shr(x, 64, Q, 64), &h1, &c2);
+        expect_same(x, "hi(P + Q) by add/adc", h1, ex_shr(x, 64, ex_add(x, 128, P, Q), 64));
+    }
     expect_same(x, "a*b = b*a (u128)", ex_mul(x, 128, a, b), ex_mul(x, 128, b, a));
     expect_same(x, "a&b = b&a", ex_and(x, 64, a, b), ex_and(x, 64, b, a));
     expect_same(x, "a^b = b^a", ex_xor(x, 64, a, b), ex_xor(x, 64, b, a));
