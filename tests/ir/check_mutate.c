@@ -79,8 +79,9 @@ typedef struct {
     int arg;      /* V_PTR */
     int64_t off;  /* V_PTR, V_STACK: byte offset (stack: from entry rsp) */
     unsigned id;  /* V_DATA: value number */
-    bool lowprod; /* V_DATA: the low half of a full product (mul's rax, mulx's low result): adding it to anything
-                     carries about half the time, so a mutant there is seen by random inputs too */
+    bool wide;    /* V_DATA: spread over all 64 bits: the low half of a full product (mul's rax, mulx's low result),
+                     or a sum with such a value; adding two of them carries about half the time, so a carry mutant
+                     there is seen by random inputs too */
 } aval;
 
 #define NSLOT 512 /* 8-byte stack slots below entry rsp tracked: [-8*NSLOT, 0) */
@@ -782,6 +783,17 @@ static bool slot_written(const fstate *s, int64_t off)
     return k >= 0 && (s->written[k / 8] >> (k % 8)) & 1;
 }
 
+/* the operand holds a wide value (a register, or a stack slot, as tracked) */
+static bool operand_wide(const fstate *s, const opnd *o)
+{
+    int64_t off;
+    if (o->k == O_REG && o->reg < 32)
+        return s->r[o->reg].k == V_DATA && s->r[o->reg].wide;
+    if (stack_addr(s, o, &off) && off % 8 == 0 && slot_written(s, off))
+        return s->slot[slot_of(off)].k == V_DATA && s->slot[slot_of(off)].wide;
+    return false;
+}
+
 static void forward(func *F)
 {
     fstate s;
@@ -854,9 +866,13 @@ static void forward(func *F)
                 if ((in->def >> r & 1) && r != RSP && in->cls != C_UNK)
                     s.r[r] = mk(V_DATA);
             if (in->cls == C_MUL && in->width == 64)
-                s.r[RAX].lowprod = true;
+                s.r[RAX].wide = true;
             if (in->cls == C_MULX)
-                s.r[in->op[1].reg].lowprod = true;
+                s.r[in->op[1].reg].wide = true;
+            if (in->cls == C_ALU && d->k == O_REG && d->reg < 16 && in->width == 64 &&
+                (!strcmp(in->base, "add") || !strcmp(in->base, "adc") || !strcmp(in->base, "sub") ||
+                 !strcmp(in->base, "sbb") || !strcmp(in->base, "xor")))
+                s.r[d->reg].wide = F->st[i].r[d->reg].wide || operand_wide(&F->st[i], &in->op[0]);
             if (in->cls == C_XCHG && in->op[0].k == O_REG && d->k == O_REG && in->width == 64) {
                 aval t = F->st[i].r[in->op[0].reg];
                 s.r[in->op[0].reg] = F->st[i].r[d->reg];
@@ -926,18 +942,15 @@ static int last_fdef(const func *F, int i)
     return -1;
 }
 
-/* instruction j is an add of a product's low half (its carry and overflow are far from constant) */
-static bool add_of_lowprod(const func *F, int j)
+/* instruction j adds two wide values (its carry and overflow are far from constant) */
+static bool add_of_wide(const func *F, int j)
 {
     if (j < 0)
         return false;
     const insn *in = &F->v[j];
     if (in->cls != C_ALU || strcmp(in->base, "add") || in->width != 64)
         return false;
-    for (int o = 0; o < 2; o++)
-        if (in->op[o].k == O_REG && in->op[o].reg < 16 && F->st[j].r[in->op[o].reg].lowprod)
-            return true;
-    return false;
+    return operand_wide(&F->st[j], &in->op[0]) && operand_wide(&F->st[j], &in->op[1]);
 }
 
 /* "(%rdi)" style text of operand o */
@@ -1274,7 +1287,7 @@ static void gen_mutants(func *F)
     /* dropped carry: adc -> add, where the carry comes from adding a product's low half */
     m = 0;
     for (int i = 0; i < n; i++)
-        if (F->v[i].cls == C_ALU && !strcmp(F->v[i].base, "adc") && add_of_lowprod(F, last_fdef(F, i)))
+        if (F->v[i].cls == C_ALU && !strcmp(F->v[i].base, "adc") && add_of_wide(F, last_fdef(F, i)))
             idx[m++] = i;
     k = pick(m, sel);
     for (int s = 0; s < k; s++) {
@@ -1288,7 +1301,7 @@ static void gen_mutants(func *F)
     m = 0;
     for (int i = 0; i < n; i++) {
         const insn *in = &F->v[i];
-        if (!add_of_lowprod(F, last_fdef(F, i)))
+        if (!add_of_wide(F, last_fdef(F, i)))
             continue;
         if (in->cls == C_SETCC && in->cc_flags == F_CF && (!strcmp(in->mn, "setb") || !strcmp(in->mn, "setc")))
             idx[m++] = i;
