@@ -7,8 +7,8 @@
  * changes no flag; and SBB's AF, which the SDM defines). Each instruction is classified:
  *   CHECK_INSN_SUPPORTED  the checker has (or will have) semantics for it: the list of issue 5 (mov, movabs, movzx,
  *                         movsx/movsxd, cdqe, lea, add, adc, adcx, adox, sub, sbb, neg, mul, mulx, imul, shl, shr,
- *                         sar, shld, shrd, shlx, shrx, bzhi, and, or, xor, not, cmovcc, setcc, test, cmp, clc, stc,
- *                         xchg, push, pop, ret, movq/movd and vmovq/vmovd between a general-purpose and an xmm
+ *                         sar, shld, shrd, shlx, shrx, bzhi, and, andn, or, xor, not, cmovcc, setcc, test, cmp, clc,
+ *                         stc, xchg, push, pop, ret, movq/movd and vmovq/vmovd between a general-purpose and an xmm
  *                         register) plus nop and endbr64. gcc and clang emit nothing else on the corpus (see
  *                         test_check_decode.c)
  *   CHECK_INSN_BRANCH     jcc, jmp, call, loop, jrcxz (decoded; the rules reject them)

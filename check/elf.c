@@ -40,7 +40,7 @@ void check_code_free(check_code *c)
     memset(c, 0, sizeof *c);
 }
 
-/* ---- reading files ------------------------------------------------------------------------------------------------ */
+/* ---- reading files ----------------------------------------------------------------------------------------------- */
 
 static int read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
 {
@@ -216,7 +216,7 @@ out:
     return rc;
 }
 
-/* ---- ELF ---------------------------------------------------------------------------------------------------------- */
+/* ---- ELF --------------------------------------------------------------------------------------------------------- */
 
 static int cmp_reloc(const void *a, const void *b)
 {
@@ -249,7 +249,8 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
     }
     const unsigned char *id = obj;
     if (id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != ELFDATA2LSB) {
-        seterr(err, errlen, "%s: not ELF64 x86-64 (%s, %s)", what, id[EI_CLASS] == ELFCLASS32 ? "ELFCLASS32" : "not ELFCLASS64",
+        seterr(err, errlen, "%s: not ELF64 x86-64 (%s, %s)", what,
+               id[EI_CLASS] == ELFCLASS32 ? "ELFCLASS32" : "not ELFCLASS64",
                id[EI_DATA] == ELFDATA2LSB ? "little-endian" : "not little-endian");
         return -1;
     }

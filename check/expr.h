@@ -25,7 +25,8 @@
  *   - a node that cannot wrap (by its bounds) gets the canonical width bitlen(hi), so u64 and u128 spellings of the
  *     same exact value meet; a one-term sum 1*t that cannot wrap is t;
  *   - a cast to w of a value below 2^w is the value; x & (2^m - 1) is the cast of x to m bits, and a wider
- *     sum under any other constant of m bits is first truncated to m bits; shr of shr adds the counts; shr past the bounds is 0;
+ *     sum under any other constant of m bits is first truncated to m bits; shr of shr adds the counts; shr past the
+ *     bounds is 0;
  *     x & x = x | x = x, x ^ x = 0; select with equal arms or a constant condition picks; select on (y == 0)
  *     swaps arms on y; comparisons decided by the bounds are constants.
  *

@@ -220,9 +220,11 @@ static int refine(tr *T, const ex_ctx *x, const uint8_t *mark, uint32_t nn)
         if (real == vp)
             continue;
         unsigned wa = ex_get(x, a[0].id)->width, wb = ex_get(x, a[1].id)->width;
-        Z3_ast eqs[2] = { Z3_mk_eq(T->z, T->t[a[0].id], num(T, va, wa)), Z3_mk_eq(T->z, T->t[a[1].id], num(T, vb, wb)) };
+        Z3_ast eqs[2] = { Z3_mk_eq(T->z, T->t[a[0].id], num(T, va, wa)),
+                          Z3_mk_eq(T->z, T->t[a[1].id], num(T, vb, wb)) };
         Z3_solver_assert(T->z, T->s,
-                         Z3_mk_implies(T->z, Z3_mk_and(T->z, 2, eqs), Z3_mk_eq(T->z, T->t[id], num(T, real, n->width))));
+                         Z3_mk_implies(T->z, Z3_mk_and(T->z, 2, eqs),
+                                       Z3_mk_eq(T->z, T->t[id], num(T, real, n->width))));
         added++;
     }
     Z3_model_dec_ref(T->z, m);
