@@ -1346,8 +1346,10 @@ static void gen_mutants(func *F)
     m = 0;
     for (int i = 0; i < n; i++) {
         const insn *in = &F->v[i];
+        /* not sar $63: on a mask (0 or -1, the usual reason for it) sar $62 gives the same */
         if ((in->cls == C_SHIFT || in->cls == C_SHD) && in->nops >= 2 && in->op[0].k == O_IMM && !in->op[0].sym &&
-            in->op[0].imm > 0 && in->op[0].imm < in->width && !F->flive_out[i])
+            in->op[0].imm > 0 && in->op[0].imm < in->width && !F->flive_out[i] &&
+            !(in->cls == C_SHIFT && !strcmp(in->base, "sar") && in->op[0].imm == in->width - 1))
             idx[m++] = i;
     }
     k = pick(m, sel);

@@ -244,17 +244,18 @@ static ir_func *load_ladder(void)
 
 typedef void (*fn_t)(void);
 
-/* assemble path (.S) into a shared object and dlopen it; NULL with a failure */
-static void *load_so(const char *spath, const char *sym, fn_t *fn)
+/* assemble path (.S) with the compiler cc that wrote it (clang's .addrsig is not GNU as syntax) into a shared
+ * object and dlopen it; NULL with a failure */
+static void *load_so(const char *cc, const char *spath, const char *sym, fn_t *fn)
 {
     char so[1100], log[1100];
     snprintf(so, sizeof so, "%s.so", spath);
     snprintf(log, sizeof log, "%s.so.log", spath);
-    char *argv[] = { (char *)"cc", (char *)"-shared", (char *)"-fPIC", (char *)"-o", so, (char *)spath, NULL };
+    char *argv[] = { (char *)cc, (char *)"-shared", (char *)"-fPIC", (char *)"-o", so, (char *)spath, NULL };
     if (run(argv, NULL, log) != 0) {
         char msg[512];
         first_line(log, msg, sizeof msg);
-        fail("%s: cc -shared: %s", spath, msg);
+        fail("%s: %s -shared: %s", spath, cc, msg);
         return NULL;
     }
     void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
@@ -461,7 +462,7 @@ static void mutate_all(const subject *s, const char *cc, const char *spath, fn_t
         /* real values: variants agree with the original, output-differs mutants differ somewhere */
         if (orig_fn && (variant || want_rule == CHECK_RULE_OUTPUT_DIFFERS)) {
             fn_t mf;
-            void *h = load_so(mpath, sym, &mf);
+            void *h = load_so(cc, mpath, sym, &mf);
             if (h) {
                 long nd = compare_runs(s->f, orig_fn, mf, variant ? runs / 4 : runs);
                 if (variant && nd != 0)
@@ -548,7 +549,7 @@ static void check_subject(const subject *s, const char *only)
         if (!proved && !(r.verdict == CHECK_REJECTED && r.rule == CHECK_RULE_UNPROVED))
             continue;
         fn_t fn = NULL;
-        void *h = load_so(spath, s->f->name, &fn);
+        void *h = load_so(ccs[c].name, spath, s->f->name, &fn);
         mutate_all(s, ccs[c].name, spath, h ? fn : NULL, proved);
         if (h)
             dlclose(h);
