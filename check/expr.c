@@ -329,59 +329,81 @@ static ex_id mk_shr(ex_ctx *x, ex_id a, unsigned k);
  * Repeats while something merges. Returns the number of merges, -1 when memory runs out. */
 static int merge_carries(ex_ctx *x, ir_u128 m)
 {
-    uint32_t n = x->nscr;
+    uint32_t n = x->nscr, nshr = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const ex_node *e = &x->n[x->scr[i].id];
+        nshr += e->kind == EX_SHR && e->k == 64;
+    }
+    if (nshr < 2)
+        return 0;
     ex_arg *t = malloc((size_t)n * sizeof *t);
-    if (!t)
+    ex_id *tx = malloc((size_t)n * sizeof *tx);
+    uint8_t *used = malloc(n);
+    if (!t || !tx || !used) {
+        free(t);
+        free(tx);
+        free(used);
         return -1;
+    }
     memcpy(t, x->scr, (size_t)n * sizeof *t);
-    int merged = 0;
-    for (bool again = true; again;) {
+    int merged = 0, rc = 0;
+    for (bool again = true; again && rc == 0;) {
         again = false;
-        for (uint32_t i = 0; i < n && !again; i++) {
-            const ex_node *ni = &x->n[t[i].id];
-            if (ni->kind != EX_SHR || ni->k != 64)
+        /* X mod 2^64 for every carry X >> 64 (computed once per pass), then disjoint pairs (i, j) where Y (under
+         * j) holds X_i mod 2^64 with coefficient 1 */
+        for (uint32_t i = 0; i < n; i++) {
+            tx[i] = 0;
+            used[i] = 0;
+        }
+        for (uint32_t j = 0; j < n && rc == 0; j++) {
+            const ex_node *nj = &x->n[t[j].id];
+            if (used[j] || nj->kind != EX_SHR || nj->k != 64)
                 continue;
-            ex_id X = x->pool[ni->args].id;
-            for (uint32_t j = 0; j < n && !again; j++) {
-                if (j == i || t[j].c != t[i].c)
+            ex_id Y = x->pool[nj->args].id;
+            if (x->n[Y].kind != EX_SUM || x->n[Y].wraps)
+                continue;
+            for (uint32_t i = 0; i < n && rc == 0; i++) {
+                const ex_node *ni = &x->n[t[i].id];
+                if (i == j || used[i] || t[i].c != t[j].c || ni->kind != EX_SHR || ni->k != 64)
                     continue;
-                const ex_node *nj = &x->n[t[j].id];
-                if (nj->kind != EX_SHR || nj->k != 64)
-                    continue;
-                ex_id Y = x->pool[nj->args].id;
-                const ex_node *ny = &x->n[Y];
-                if (ny->kind != EX_SUM || ny->wraps)
-                    continue;
-                /* find X mod 2^64 among Y's terms, coefficient 1 */
-                uint32_t ya = ny->args, yn = ny->nargs, hit = UINT32_MAX;
-                for (uint32_t q = 0; q < yn && hit == UINT32_MAX; q++) {
-                    const ex_node *tq = &x->n[x->pool[ya + q].id];
-                    if (x->pool[ya + q].c == 1 && tq->kind == EX_SUM && tq->wraps && tq->width == 64)
+                /* X mod 2^64 among Y's terms with coefficient 1: a cheap shape test first (a one-term truncation of
+                 * X, or a 64-bit sum starting with X's first term), then the real truncation, made once per i */
+                ex_id X = x->pool[ni->args].id;
+                const ex_node *nx = &x->n[X], *ny = &x->n[Y];
+                ex_id first = nx->kind == EX_SUM && nx->nargs ? x->pool[nx->args].id : X;
+                uint32_t hit = UINT32_MAX;
+                for (uint32_t q = 0; q < ny->nargs && hit == UINT32_MAX; q++) {
+                    const ex_arg *yq = &x->pool[ny->args + q];
+                    const ex_node *tq = &x->n[yq->id];
+                    if (yq->c != 1 || tq->kind != EX_SUM || !tq->wraps || tq->width != 64 || !tq->nargs ||
+                        x->pool[tq->args].id != first)
+                        continue;
+                    if (!tx[i]) {
+                        tx[i] = ex_trunc(x, 64, X);
+                        if (!tx[i]) {
+                            rc = -1;
+                            break;
+                        }
+                        ny = &x->n[Y];
+                    }
+                    if (x->pool[ny->args + q].id == tx[i])
                         hit = q;
                 }
                 if (hit == UINT32_MAX)
                     continue;
-                ex_id tx = ex_trunc(x, 64, X);
-                if (!tx) {
-                    free(t);
-                    return -1;
-                }
-                ny = &x->n[Y];
-                if (tx != x->pool[ny->args + hit].id)
-                    continue;
                 /* Z = X + R, exact in 128 bits */
-                uint32_t zn = 0;
-                ex_id *zt = malloc(((size_t)ny->nargs + 1) * sizeof *zt);
-                ir_u128 *zc = malloc(((size_t)ny->nargs + 1) * sizeof *zc);
+                uint32_t zn = 0, yn = ny->nargs;
+                ex_id *zt = malloc(((size_t)yn + 1) * sizeof *zt);
+                ir_u128 *zc = malloc(((size_t)yn + 1) * sizeof *zc);
                 if (!zt || !zc) {
                     free(zt);
                     free(zc);
-                    free(t);
-                    return -1;
+                    rc = -1;
+                    break;
                 }
-                zt[zn] = X;
+                zt[zn] = x->pool[x->n[t[i].id].args].id;
                 zc[zn++] = 1;
-                for (uint32_t q = 0; q < ny->nargs; q++)
+                for (uint32_t q = 0; q < yn; q++)
                     if (q != hit) {
                         zt[zn] = x->pool[ny->args + q].id;
                         zc[zn++] = x->pool[ny->args + q].c;
@@ -391,23 +413,38 @@ static int merge_carries(ex_ctx *x, ir_u128 m)
                 free(zt);
                 free(zc);
                 if (!Z) {
-                    free(t);
-                    return -1;
+                    rc = -1;
+                    break;
                 }
                 /* Z wrapping at 2^128 changes (X + R) >> 64 by 2^64 exactly, invisible in a sum of at most 64 bits */
                 if (x->n[Z].wraps && m > (ir_u128)UINT64_MAX)
                     continue;
                 ex_id hz = mk_shr(x, Z, 64);
                 if (!hz) {
-                    free(t);
-                    return -1;
+                    rc = -1;
+                    break;
                 }
                 t[i].id = hz;
-                t[j] = t[--n];
+                t[j].c = 0; /* dropped below */
+                used[i] = used[j] = 1;
+                tx[i] = 0;
                 merged++;
                 again = true;
+                break;
             }
         }
+        /* drop the merged-away terms */
+        uint32_t q = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (t[i].c)
+                t[q++] = t[i];
+        n = q;
+    }
+    free(tx);
+    free(used);
+    if (rc != 0) {
+        free(t);
+        return -1;
     }
     /* back into the scratch list, sorted and merged again (a merged carry may equal a term already there) */
     x->nscr = 0;
