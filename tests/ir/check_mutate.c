@@ -865,6 +865,10 @@ static void forward(func *F)
             for (int r = 0; r < 32; r++)
                 if ((in->def >> r & 1) && r != RSP && in->cls != C_UNK)
                     s.r[r] = mk(V_DATA);
+            if (in->cls == C_ALU && in->nops == 2 && in->op[0].k == O_REG && d->k == O_REG &&
+                in->op[0].reg == d->reg && d->reg < 16 && in->width >= 32 &&
+                (!strcmp(in->base, "xor") || !strcmp(in->base, "sub")))
+                s.r[d->reg] = mk(V_CONST); /* the zero idiom */
             if (in->cls == C_MUL && in->width == 64)
                 s.r[RAX].wide = true;
             if (in->cls == C_MULX)
@@ -1284,10 +1288,12 @@ static void gen_mutants(func *F)
                      in->mn, otext(&in->op[1]), n64[t], n64[t], otext(&in->op[1]));
     }
 
-    /* dropped carry: adc -> add, where the carry comes from adding a product's low half */
+    /* dropped carry: adc -> add, where the carry comes from adding two wide values and the sum is used (not only
+     * its carry out, which the carry in changes only when the operands add up to 2^64 - 1) */
     m = 0;
     for (int i = 0; i < n; i++)
-        if (F->v[i].cls == C_ALU && !strcmp(F->v[i].base, "adc") && add_of_wide(F, last_fdef(F, i)))
+        if (F->v[i].cls == C_ALU && !strcmp(F->v[i].base, "adc") && add_of_wide(F, last_fdef(F, i)) &&
+            F->v[i].op[1].k == O_REG && (F->live_out[i] & bit(F->v[i].op[1].reg)))
             idx[m++] = i;
     k = pick(m, sel);
     for (int s = 0; s < k; s++) {
@@ -1306,7 +1312,7 @@ static void gen_mutants(func *F)
         if (in->cls == C_SETCC && in->cc_flags == F_CF && (!strcmp(in->mn, "setb") || !strcmp(in->mn, "setc")))
             idx[m++] = i;
         else if (in->cls == C_ALU && !strcmp(in->base, "adc") && in->width == 64 && in->op[0].k != O_IMM &&
-                 in->op[1].k == O_REG)
+                 in->op[1].k == O_REG && (F->live_out[i] & bit(in->op[1].reg)))
             idx[m++] = i;
     }
     k = pick(m, sel);
