@@ -674,6 +674,13 @@ static ex_id mk_shr(ex_ctx *x, ex_id a, unsigned k)
         if (as_mask(x, a, &t, &inv, &w) && k < w)
             return inv ? sum1(x, w - k, t, 1, mask(w - k)) : sum1(x, w - k, t, mask(w - k), 0);
     }
+    if (n->kind == EX_SUM && !n->wraps && n->nargs == 1 && x->n[x->pool[n->args].id].hi <= 1) {
+        /* (c0 + c t) >> k with t a bit is linear in t: (c0 >> k) + t ((c0 + c) >> k - c0 >> k) (the carry out of
+         * `add $-1, r` on a saved carry r is r) */
+        ex_id t = x->pool[n->args].id;
+        ir_u128 c = x->pool[n->args].c, v0 = n->k >> k, v1 = (n->k + c) >> k;
+        return sum1(x, 128, t, v1 - v0, v0);
+    }
     if (n->kind == EX_SUM && !n->wraps) {
         /* an exact sum whose coefficients and constant are all multiples of 2^j: (2^j s) >> k = s >> (k - j) */
         unsigned j = tzc(n->k);
@@ -875,6 +882,10 @@ ex_id ex_lt(ex_ctx *x, ex_id a, ex_id b)
         return ex_const(x, 1);
     if (na->lo >= nb->hi || a == b)
         return ex_const(x, 0);
+    if (na->kind == EX_CONST && na->k == 0 && nb->hi <= 1) /* 0 < t for a bit t is t (`neg` of a saved carry) */
+        return b;
+    if (nb->kind == EX_CONST && nb->k == 1 && na->hi <= 1) /* t < 1 for a bit t is t == 0 */
+        return ex_lnot(x, a);
     return mk2(x, EX_LT, 1, false, a, b, 0, 0, 1);
 }
 

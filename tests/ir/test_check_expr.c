@@ -173,7 +173,7 @@ static void test_rules(unsigned trials)
             const entry *A = pick(128), *B = pick(128), *C = pick(128);
             u128 a = A->v, b = B->v, m = msk(w);
             unsigned k = (unsigned)(rnd() % 132);
-            unsigned op = (unsigned)(rnd() % 22);
+            unsigned op = (unsigned)(rnd() % 24);
             char what[64];
             snprintf(what, sizeof what, "trial %u step %u op %u w %u", t, step, op, w);
             ex_id r = 0, r1 = 0;
@@ -291,6 +291,22 @@ static void test_rules(unsigned trials)
                 r = ex_add(x, w, hx, hy), want = (xv >> 64) + (yv >> 64);
                 break;
             }
+            case 22:
+            case 23: {
+                /* a constant plus a multiple of a bit, shifted down (linear in the bit); 0 < t, t < 1 */
+                const entry *t1 = pick(1);
+                u128 cc = rnd() % 2 ? (u128)rnd() : (((u128)rnd() << 64) | rnd()) >> (rnd() % 64 + 2);
+                u128 kk = rnd() % 2 ? (u128)rnd() : (((u128)rnd() << 64) | rnd()) >> (rnd() % 64 + 2);
+                if (op == 22) {
+                    ex_id sm = ex_sum(x, 128, &t1->id, &cc, 1, kk);
+                    r = ex_shr(x, w, sm, k % 128), want = (kk + cc * t1->v) >> (k % 128);
+                } else if (rnd() % 2) {
+                    r = ex_lt(x, ex_const(x, 0), t1->id), want = 0 < t1->v, w = 1, m = 1;
+                } else {
+                    r = ex_lt(x, t1->id, ex_const(x, 1)), want = t1->v < 1, w = 1, m = 1;
+                }
+                break;
+            }
             default: {
                 const entry *p = pick(64), *q = pick(64);
                 k %= 128;
@@ -352,6 +368,10 @@ static void test_normal_forms(void)
                     sel);
         expect_same(x, "((nz ^ z) & m) ^ z", ex_xor(x, 64, ex_and(x, 64, ex_xor(x, 64, b, c), m), c), sel);
         expect_same(x, "(0 - t) >> 63 = t", ex_shr(x, 64, m, 63), t);
+        ex_id r0, r1;
+        ex_addcarry(x, 64, ex_const(x, 0), t, ex_const(x, ~(uint64_t)0), &r0, &r1);
+        expect_same(x, "carry(t + 2^64 - 1) = t", r1, t);
+        expect_same(x, "0 < t = t", ex_lt(x, ex_const(x, 0), t), t);
         /* a two-word product sum as one u128 sum, and as add/adc of the words (the carries merge) */
         ex_id P = ex_mul(x, 128, a, b), Q = ex_mul(x, 128, b, c), s0, cy, h1, c2;
         ex_addcarry(x, 64, ex_const(x, 0), ex_trunc(x, 64, P), ex_trunc(x, 64, Q), &s0, &cy);
