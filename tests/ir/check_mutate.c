@@ -823,6 +823,11 @@ static void forward(func *F)
                 int k = slot_of(off);
                 if (k >= 0 && slot_written(&s, off) && off % 8 == 0)
                     v = s.slot[k];
+                if (off >= 8 && off % 8 == 0) { /* a stack argument: pointer 7, 8, ... */
+                    v = mk(V_PTR);
+                    v.arg = 6 + (int)((off - 8) / 8);
+                    v.off = 0;
+                }
             }
             if (d->k == O_REG)
                 s.r[d->reg] = (d->width >= 32) ? v : mk(V_DATA);
