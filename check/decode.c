@@ -128,6 +128,14 @@ static void classify(check_insn *in, const ZydisDecodedInstruction *zi)
         in->why = "a stack adjustment (ret imm16)";
         return;
     }
+    /* only the plain 64-bit near return: lret (cb / 48 cb) pops cs too; with an operand-size prefix (66 c3) AMD
+     * pops 2 bytes where Intel pops 8, so the code means different things on different CPUs */
+    if (in->mnemonic == ZYDIS_MNEMONIC_RET &&
+        (zi->operand_width != 64 || zi->meta.branch_type == ZYDIS_BRANCH_TYPE_FAR ||
+         (zi->attributes & ZYDIS_ATTRIB_HAS_OPERANDSIZE))) {
+        in->why = zi->meta.branch_type == ZYDIS_BRANCH_TYPE_FAR ? "a far return" : "an operand-size prefix (retw)";
+        return;
+    }
     in->cls = CHECK_INSN_SUPPORTED;
 }
 

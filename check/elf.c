@@ -324,18 +324,27 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
     size_t nsyms = symsh.sh_size / symsh.sh_entsize;
     GElf_Sym fsym;
     memset(&fsym, 0, sizeof fsym);
-    int found = 0;
+    int found = 0, nfunc = 0;
     for (size_t i = 0; i < nsyms; i++) {
         GElf_Sym s;
         if (!gelf_getsym(symdata, (int)i, &s))
             continue;
         const char *n = elf_strptr(e, symsh.sh_link, s.st_name);
-        if (n && !strcmp(n, name) && (found == 0 || is_function_symbol(&s))) {
-            fsym = s;
-            found = 1;
-            if (is_function_symbol(&s))
-                break;
+        if (n && !strcmp(n, name)) {
+            if (is_function_symbol(&s)) {
+                if (nfunc++ == 0)
+                    fsym = s;
+                found = 1;
+            } else if (!found) {
+                fsym = s;
+                found = 1;
+            }
         }
+    }
+    if (nfunc > 1) {
+        /* a local and a global of one name (ld -r keeps both): which one callers reach is not ours to guess */
+        seterr(err, errlen, "%s: the symbol %s is defined %d times: ambiguous", what, name, nfunc);
+        goto out;
     }
     if (!found || !is_function_symbol(&fsym)) {
         char list[512] = "";
@@ -427,8 +436,10 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
     scn = NULL;
     while ((scn = elf_nextscn(e, scn))) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) ||
-            sh.sh_info != fsym.st_shndx || !sh.sh_entsize)
+        /* in an object, a relocation section names the section it patches (sh_info); in a linked file the dynamic
+         * ones (.rela.dyn: sh_info 0) patch virtual addresses anywhere: every one is matched by address */
+        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) || !sh.sh_entsize ||
+            (eh.e_type == ET_REL && sh.sh_info != fsym.st_shndx))
             continue;
         if (sh.sh_offset > len || sh.sh_size > len - sh.sh_offset) {
             seterr(err, errlen, "%s: truncated ELF: a relocation section lies beyond the end of the file", what);

@@ -1340,6 +1340,41 @@ static int check_ret(st *s)
     return 0;
 }
 
+/* stack_low — the lowest valid stack offset now: rsp minus the red zone (0 with no_red_zone); 0 when rsp is not a
+ * stack pointer */
+static int64_t stack_low(const st *s)
+{
+    const val *sp = &s->gpr[RSP];
+    if (!sp->ptr || sp->region != REGION_STACK)
+        return 0;
+    return sp->off - (s->no_red_zone ? 0 : 128);
+}
+
+/* after_rsp — after each instruction: rsp must still point into the stack frame, at or below the return address
+ * (a signal handler writes below rsp whenever it runs: an rsp into an argument array or above the entry would let
+ * it write outside what the function may touch). Bytes that were in the frame or red zone before and are below it
+ * now (rsp moved up) are forgotten: a signal may have overwritten them, so a later read of one is STACK_UNWRITTEN. */
+static int after_rsp(st *s, int64_t low_before)
+{
+    const val *sp = &s->gpr[RSP];
+    if (!sp->ptr || sp->region != REGION_STACK)
+        return reject(s, CHECK_RULE_STACK_UNBALANCED, "rsp no longer points into the stack frame");
+    if (sp->off > 0)
+        return reject(s, CHECK_RULE_STACK_UNBALANCED, "rsp moved above the return address (entry%+lld)",
+                      (long long)sp->off);
+    if (sp->off < -STACK_MAX)
+        return reject(s, CHECK_RULE_MEMORY_BOUNDS, "a stack frame deeper than %lld bytes", (long long)STACK_MAX);
+    int64_t low = stack_low(s);
+    if (low_before < -s->ncells)
+        low_before = -s->ncells;
+    for (int64_t off = low_before; off < low && off < 0; off++) {
+        int64_t i = -off - 1; /* cells[i] is offset -(i + 1) */
+        if (i >= 0 && i < s->ncells)
+            s->cells[i].vi = 0;
+    }
+    return 0;
+}
+
 int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
                ex_id *const *out, check_result *r)
 {
@@ -1429,9 +1464,12 @@ int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_
             }
             break;
         }
+        int64_t low_before = stack_low(&s);
         rc = exec_one(&s);
         if (rc == 0 && s.bad)
             rc = -1;
+        if (rc == 0)
+            rc = after_rsp(&s, low_before);
     }
     if (rc == 0 && !returned) {
         s.in = NULL;

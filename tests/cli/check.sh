@@ -332,4 +332,41 @@ t_gen_and_ir() {
     grep -q '^counterexample: ' out.txt || fail "no counterexample line"
 }
 
+# Found by a red-team review: code whose result is right under the checker's first model but wrong or unsafe on a
+# real machine. Each must be rejected (or refused) for the reason named.
+t_red_team() {
+    add_ir
+    # a 16-bit return (66 c3: AMD pops 2 bytes) and a far return
+    add_s addq
+    sed -i 's/^\tret$/\t.byte 0x66, 0xc3/' add.S
+    verdict 1 "^REJECTED add1: unknown-insn: .*operand-size" "$ECOPT" check add.S --ir add.ir
+    add_s addq
+    sed -i 's/^\tret$/\tlretq/' add.S
+    verdict 1 "^REJECTED add1: unknown-insn: .*far return" "$ECOPT" check add.S --ir add.ir
+    # rsp pointed at an output array (a signal frame would land below it)
+    add_s addq $'\tmovq %rsp, %r11\n\tmovq %rdi, %rsp\n\tmovq %r11, %rsp'
+    verdict 1 "^REJECTED add1: stack-unbalanced: rsp no longer points into the stack" "$ECOPT" check add.S --ir add.ir
+    # a slot written in the red zone, left below it when rsp rose, read back after rsp fell again
+    add_s addq $'\tsubq $16, %rsp\n\tmovq %rcx, -120(%rsp)\n\taddq $16, %rsp\n\tsubq $16, %rsp\n\tmovq -120(%rsp), %rcx\n\taddq $16, %rsp'
+    verdict 1 "^REJECTED add1: stack-unwritten: " "$ECOPT" check add.S --ir add.ir
+    # rsp above the return address
+    add_s addq $'\taddq $8, %rsp\n\tsubq $8, %rsp'
+    verdict 1 "^REJECTED add1: stack-unbalanced: rsp moved above" "$ECOPT" check add.S --ir add.ir
+    # a local and a global of one name in one object (ld -r): ambiguous, exit 2
+    command -v ld >/dev/null || skip "ld not installed"
+    add_s addq
+    sed -e 's/\.globl add1//' add.S >local.S
+    add_s subq
+    cc -c local.S -o local.o && cc -c add.S -o global.o && ld -r local.o global.o -o both.o || fail "cannot build both.o"
+    local rc=0
+    "$ECOPT" check both.o --ir add.ir >out.txt 2>err.txt || rc=$?
+    [ "$rc" -eq 2 ] || fail "ambiguous symbol: exit $rc, expected 2"
+    grep -q "defined 2 times" err.txt || { cat err.txt >&2; fail "no 'defined 2 times' message"; }
+    # a relocated immediate in a shared object (.rela.dyn, applied by the loader)
+    printf '\t.text\n\t.globl add1\n\t.type add1, @function\nadd1:\n\tmovq (%%rsi), %%rax\n\tmovabsq $zz, %%rcx\n' >so.S
+    printf '\taddq %%rcx, %%rax\n\tmovq %%rax, (%%rdi)\n\tret\n\t.size add1, .-add1\n\t.data\nzz:\t.quad 0\n' >>so.S
+    cc -shared -o so.so so.S -Wl,-z,notext 2>cc.txt || { cat cc.txt >&2; skip "cannot link a text relocation"; }
+    verdict 1 "^REJECTED add1: rip-data: " "$ECOPT" check so.so --ir add.ir
+}
+
 run_cases
