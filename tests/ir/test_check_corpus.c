@@ -19,7 +19,8 @@
  *    "confirmed" when some input shows a difference (a mutant not confirmed is listed, not failed: random inputs
  *    can miss a rare carry).
  * Prints a table (subject x compiler x class -> mutants/variants, and how many behaved), the totals per class and
- * the check times. Usage: test_check_corpus [--only SUBSTRING] [--keep] [--runs N] [--timeout-ms MS] (the solver's
+ * the check times. Usage: test_check_corpus [--only SUBSTRING[,SUBSTRING...]] [--keep] [--runs N] [--timeout-ms MS]
+ * [--confirm-every N] (run on the CPU only every N-th variant and output-differs mutant; CI's quick run) (the solver's
  * limit per query; default the checker's). Exit 0 pass, 1 fail, 77 skip
  * (no gcc or clang). */
 #define _GNU_SOURCE
@@ -374,6 +375,34 @@ static row *get_row(const char *subj, const char *cc, const char *cls, const cha
 
 static long runs = 2000;
 static check_opts opts;
+
+/* matches_only — label contains one of the comma-separated substrings of only */
+static bool matches_only(const char *only, const char *label)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", only);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (strstr(label, t))
+            return true;
+    return false;
+}
+/* run-confirm (build, load and run on the CPU) every confirm_every-th variant or output-differs mutant: 1 = all */
+static unsigned confirm_every = 1, confirm_count;
+
+/* The known gap (issue 5, open): compilers regroup the multi-word sums of saturated Solinas and Montgomery
+ * multiplication into other add/adc pairs than the program's, the normal forms differ, and z3 does not decide the
+ * whole limb in reasonable time. These originals must come out REJECTED "unproved" (never PROVED wrongly, never
+ * another rule), with a short solver limit; their mutants are still checked. Everything else must be PROVED. */
+#define GAP_TIMEOUT_MS 2000
+static int n_gap;
+static bool known_gap(const char *label)
+{
+    static const char *const gap[] = { "c25519_solinas.", "p256.", "secp256k1.", "ladderstep" };
+    for (size_t i = 0; i < sizeof gap / sizeof gap[0]; i++)
+        if (!strncmp(label, gap[i], strlen(gap[i])))
+            return true;
+    return false;
+}
 static double t_orig_total, t_orig_max;
 static int n_orig, n_orig_ok;
 static int unconfirmed;
@@ -460,7 +489,7 @@ static void mutate_all(const subject *s, const char *cc, const char *spath, fn_t
                  r.verdict == CHECK_PROVED ? "PROVED" : r.verdict == CHECK_REJECTED ? "REJECTED " : "BAD_INPUT",
                  r.verdict == CHECK_REJECTED ? check_rule_name(r.rule) : "", "", r.reason);
         /* real values: variants agree with the original, output-differs mutants differ somewhere */
-        if (orig_fn && (variant || want_rule == CHECK_RULE_OUTPUT_DIFFERS)) {
+        if (orig_fn && (variant || want_rule == CHECK_RULE_OUTPUT_DIFFERS) && confirm_count++ % confirm_every == 0) {
             fn_t mf;
             void *h = load_so(cc, mpath, sym, &mf);
             if (h) {
@@ -506,7 +535,7 @@ static void check_subject(const subject *s, const char *only)
     for (size_t c = 0; c < sizeof ccs / sizeof ccs[0]; c++) {
         char label[96];
         snprintf(label, sizeof label, "%s %s", s->label, ccs[c].name);
-        if (only && !strstr(label, only))
+        if (only && !matches_only(only, label))
             continue;
         char spath[1024], log[1100];
         snprintf(spath, sizeof spath, "%s/%s.%s.S", tmpdir, s->label, ccs[c].name);
@@ -528,7 +557,11 @@ static void check_subject(const subject *s, const char *only)
             continue;
         }
         check_result r;
-        check_file(s->f, spath, s->f->name, &opts, &r);
+        bool gap = known_gap(s->label);
+        check_opts o = opts;
+        if (gap && !o.timeout_ms)
+            o.timeout_ms = GAP_TIMEOUT_MS;
+        check_file(s->f, spath, s->f->name, &o, &r);
         n_orig++;
         t_orig_total += r.seconds_total;
         if (r.seconds_total > t_orig_max)
@@ -538,12 +571,17 @@ static void check_subject(const subject *s, const char *only)
                r.seconds_total);
         fflush(stdout);
         bool proved = r.verdict == CHECK_PROVED;
-        if (!proved)
+        if (proved)
+            n_orig_ok++;
+        else if (gap && r.verdict == CHECK_REJECTED && r.rule == CHECK_RULE_UNPROVED) {
+            n_gap++;
+            printf("  known gap: %s is unproved (%s)\n", label, r.reason);
+        } else
             fail("%s: expected PROVED, got %s %s: %s", label,
                  r.verdict == CHECK_REJECTED ? "REJECTED" : "BAD_INPUT",
                  r.verdict == CHECK_REJECTED ? check_rule_name(r.rule) : "", r.reason);
-        else
-            n_orig_ok++;
+        if (gap && proved)
+            printf("  note: %s is PROVED now: take it off the known-gap list in test_check_corpus.c\n", label);
         /* an original the solver could not decide still gets its mutants (each must be rejected for its own rule:
          * sampling finds the output-differs ones), not its variants; one rejected for another rule gets neither */
         if (!proved && !(r.verdict == CHECK_REJECTED && r.rule == CHECK_RULE_UNPROVED))
@@ -603,8 +641,8 @@ static void print_table(void)
     printf("  variants %d/%d PROVED, mutants %d/%d REJECTED for their rule, %d output-differs mutants unconfirmed "
            "by running\n",
            vo, vt, mo, mt, unconfirmed);
-    printf("originals: %d/%d PROVED, check time %.3f s total, max %.3f s\n", n_orig_ok, n_orig, t_orig_total,
-           t_orig_max);
+    printf("originals: %d/%d PROVED, %d unproved on the known-gap list, check time %.3f s total, max %.3f s\n",
+           n_orig_ok, n_orig, n_gap, t_orig_total, t_orig_max);
 }
 
 int main(int argc, char **argv)
@@ -618,10 +656,13 @@ int main(int argc, char **argv)
             keep = true;
         else if (!strcmp(argv[i], "--timeout-ms") && i + 1 < argc)
             opts.timeout_ms = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--confirm-every") && i + 1 < argc)
+            confirm_every = atoi(argv[++i]) > 1 ? (unsigned)atoi(argv[i]) : 1;
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
             runs = atol(argv[++i]) > 4 ? atol(argv[i]) : 4;
         else {
-            fprintf(stderr, "usage: test_check_corpus [--only SUBSTRING] [--keep] [--runs N] [--timeout-ms MS]\n");
+            fprintf(stderr, "usage: test_check_corpus [--only SUBSTRING[,SUBSTRING...]] [--keep] [--runs N] [--timeout-ms MS] "
+                            "[--confirm-every N]\n");
             return 2;
         }
     }
