@@ -22,7 +22,8 @@ CC_NAME := $(notdir $(firstword $(CC)))
 ifeq ($(SANITIZE),1)
   BUILD := build/$(CC_NAME)-asan
   CMAKE_FLAGS := -DECOPT_SANITIZE=ON
-  EXCLUDE_FAST := slow|valgrind
+  # `heavy`: the long checker corpora, run by the plain builds; under the sanitizers they would double CI's time
+  EXCLUDE_FAST := slow|valgrind|heavy
   EXCLUDE_ALL := -LE valgrind
 else ifeq ($(SANITIZE),0)
   BUILD := build/$(CC_NAME)
