@@ -7,7 +7,7 @@
  *     clang -O2 -fno-vectorize -fno-slp-vectorize, and both with -O3 -march=native (mulx where the CPU has BMI2),
  *     with and without their vectorizers;
  *   - optimizer-style code: the lowered program written as AT&T assembly by emit_asm (emit/emit_asm.h: mulx,
- *     adcx/adox), assembled by the system assembler — when the build has emit/emit_asm.c (else a TODO row).
+ *     adcx/adox), assembled by the system assembler.
  * Each is checked RUNS times (default 5) against the unlowered program; the table gives the median wall time of
  * check_function (decode, symbolic execution of both, normal forms, sampling, z3), the instruction count (decoded
  * bytes of the function), how many output limbs were proved by identical normal forms and by z3, and the last
@@ -31,9 +31,7 @@
 #include "emit/emit_c.h"
 #include "ir/ir.h"
 #include "cc_util.h"
-#ifdef ECOPT_BENCH_EMIT_ASM
 #include "emit/emit_asm.h"
-#endif
 
 #ifndef ECOPT_FIAT_DIR
 #define ECOPT_FIAT_DIR "../shared/fiat-json"
@@ -104,7 +102,6 @@ static char *read_text(const char *path, size_t *len)
     return buf;
 }
 
-#ifdef ECOPT_BENCH_EMIT_ASM
 static int write_text(const char *path, const char *text)
 {
     FILE *fp = fopen(path, "wb");
@@ -115,7 +112,6 @@ static int write_text(const char *path, const char *text)
     bad |= fclose(fp) != 0;
     return bad ? -1 : 0;
 }
-#endif
 
 /* The code for one source: an object or a .S in dir, path into path. 0, -1 with err (a row that says why). */
 static int make_code(const bench_source *s, const ir_func *f, const char *csrc, const char *dir, const char *stem,
@@ -128,39 +124,26 @@ static int make_code(const bench_source *s, const ir_func *f, const char *csrc, 
         }
         return cc_build_obj(s->cc, s->opt, csrc, dir, stem, path, plen, err, errlen);
     }
-#ifdef ECOPT_BENCH_EMIT_ASM
-    {
-        char e[512], *text = NULL;
-        ir_func *low = ir_lower(f, e, sizeof e);
-        if (!low) {
-            snprintf(err, errlen, "ir_lower: %s", e);
-            return -1;
-        }
-        int rc = emit_asm(low, NULL, &text, NULL, e, sizeof e);
-        ir_func_free(low);
-        if (rc != 0) {
-            snprintf(err, errlen, "emit_asm: %s", e);
-            return -1;
-        }
-        snprintf(path, plen, "%s/%s.S", dir, stem);
-        rc = write_text(path, text);
-        free(text);
-        if (rc != 0) {
-            snprintf(err, errlen, "cannot write %s", path);
-            return -1;
-        }
-        return 0;
+    char e[512], *text = NULL;
+    ir_func *low = ir_lower(f, e, sizeof e);
+    if (!low) {
+        snprintf(err, errlen, "ir_lower: %s", e);
+        return -1;
     }
-#else
-    (void)f;
-    (void)csrc;
-    (void)dir;
-    (void)stem;
-    (void)path;
-    (void)plen;
-    snprintf(err, errlen, "TODO: emit/emit_asm.c is not in this build yet");
-    return -1;
-#endif
+    int rc = emit_asm(low, NULL, &text, NULL, e, sizeof e);
+    ir_func_free(low);
+    if (rc != 0) {
+        snprintf(err, errlen, "emit_asm: %s", e);
+        return -1;
+    }
+    snprintf(path, plen, "%s/%s.S", dir, stem);
+    rc = write_text(path, text);
+    free(text);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot write %s", path);
+        return -1;
+    }
+    return 0;
 }
 
 static void row(FILE *out, FILE *copy, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
