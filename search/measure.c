@@ -1,0 +1,381 @@
+/* measure.c — see measure.h. */
+#define _GNU_SOURCE
+#include "search/measure.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#define MEASURE_X86 1
+#else
+#define MEASURE_X86 0
+#endif
+
+struct measure_ctx {
+    int nargs;
+    void *args[MEASURE_MAX_ARGS];   /* outputs first, then inputs; each 64-byte aligned */
+    uint32_t len[MEASURE_MAX_ARGS]; /* limbs */
+    int rounds;
+    double target;
+    uint64_t rng;                   /* splitmix64 state for the round orders */
+};
+
+/* ---- counters ------------------------------------------------------------------------------------------------ */
+
+#if MEASURE_X86
+static int pmu_state;                               /* 0 not probed, 1 PMU usable, -1 rdtsc */
+static volatile struct perf_event_mmap_page *pmu_page;
+
+static void pmu_probe(void) {
+    if (pmu_state != 0)
+        return;
+    pmu_state = -1;
+    if (getenv("ECOPT_MEASURE_TSC") != NULL) /* force ticks (testing the fallback where a PMU exists) */
+        return;
+    struct perf_event_attr pa;
+    memset(&pa, 0, sizeof pa);
+    pa.type = PERF_TYPE_HARDWARE;
+    pa.size = sizeof pa;
+    pa.config = PERF_COUNT_HW_CPU_CYCLES;
+    pa.exclude_kernel = 1;
+    pa.exclude_hv = 1;
+    long fd = syscall(SYS_perf_event_open, &pa, 0, -1, -1, 0UL);
+    if (fd < 0)
+        return;
+    long pg = sysconf(_SC_PAGESIZE);
+    void *p = mmap(NULL, (size_t)(pg > 0 ? pg : 4096), PROT_READ, MAP_SHARED, (int)fd, 0);
+    if (p == MAP_FAILED) {
+        close((int)fd);
+        return;
+    }
+    volatile struct perf_event_mmap_page *pc = p;
+    /* The kernel grants user-space rdpmc (CR4.PCE) only when cap_user_rdpmc is set; index 0 = not on a counter. */
+    if (!pc->cap_user_rdpmc || pc->index == 0 || pc->pmc_width == 0) {
+        munmap(p, (size_t)(pg > 0 ? pg : 4096));
+        close((int)fd);
+        return;
+    }
+    pmu_page = pc; /* fd and mapping stay open for the life of the process */
+    pmu_state = 1;
+}
+
+static inline uint64_t rdtsc_fenced(void) {
+    uint32_t lo, hi;
+    __asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* The perf_event mmap page's self-monitoring read sequence (linux/perf_event.h's comment on the page). */
+static inline uint64_t rdpmc_fenced(void) {
+    volatile struct perf_event_mmap_page *pc = pmu_page;
+    uint32_t seq, idx;
+    uint64_t count;
+    do {
+        seq = pc->lock;
+        __asm__ __volatile__("" ::: "memory");
+        idx = pc->index;
+        int64_t offset = pc->offset;
+        uint16_t width = pc->pmc_width;
+        uint32_t lo, hi;
+        if (idx == 0)
+            return rdtsc_fenced(); /* descheduled from the counter: should not happen while pinned */
+        __asm__ __volatile__("lfence\n\trdpmc\n\tlfence" : "=a"(lo), "=d"(hi) : "c"(idx - 1) : "memory");
+        int64_t pmc = (int64_t)(((uint64_t)hi << 32) | lo);
+        pmc = (int64_t)((uint64_t)pmc << (64 - width)) >> (64 - width);
+        count = (uint64_t)(offset + pmc);
+        __asm__ __volatile__("" ::: "memory");
+    } while (pc->lock != seq);
+    return count;
+}
+#endif
+
+const char *measure_unit(void) {
+#if MEASURE_X86
+    pmu_probe();
+    return pmu_state == 1 ? "cycles" : "ticks";
+#else
+    return "ticks";
+#endif
+}
+
+uint64_t measure_now(void) {
+#if MEASURE_X86
+    pmu_probe();
+    return pmu_state == 1 ? rdpmc_fenced() : rdtsc_fenced();
+#else
+    return 0;
+#endif
+}
+
+int measure_pin(int cpu, char *err, size_t errlen) {
+    if (cpu < 0) {
+        cpu = sched_getcpu();
+        if (cpu < 0) {
+            snprintf(err, errlen, "measure_pin: sched_getcpu: %s", strerror(errno));
+            return -1;
+        }
+    }
+    if (cpu >= CPU_SETSIZE) {
+        snprintf(err, errlen, "measure_pin: cpu %d: out of range", cpu);
+        return -1;
+    }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) {
+        snprintf(err, errlen, "measure_pin: cpu %d: %s", cpu, strerror(errno));
+        return -1;
+    }
+    return cpu;
+}
+
+static void copy_trim(char *buf, size_t n, const char *s) {
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t k = strlen(s);
+    while (k > 0 && (s[k - 1] == '\n' || s[k - 1] == ' ' || s[k - 1] == '\t' || s[k - 1] == '\r'))
+        k--;
+    if (k >= n)
+        k = n - 1;
+    memcpy(buf, s, k);
+    buf[k] = 0;
+}
+
+char *measure_cpu_model(char *buf, size_t n) {
+    if (buf == NULL || n == 0)
+        return buf;
+    buf[0] = 0;
+    FILE *fp = fopen("/proc/cpuinfo", "r");
+    if (fp != NULL) {
+        char line[512];
+        while (fgets(line, sizeof line, fp) != NULL) {
+            if (strncmp(line, "model name", 10) == 0) {
+                char *colon = strchr(line, ':');
+                if (colon != NULL)
+                    copy_trim(buf, n, colon + 1);
+                break;
+            }
+        }
+        fclose(fp);
+        if (buf[0])
+            return buf;
+    }
+#if MEASURE_X86
+    /* cpuid leaves 0x80000002..4: the 48-byte processor brand string (Intel SDM Vol. 2A, CPUID). */
+    unsigned a, b, c, d;
+    if (__get_cpuid(0x80000000u, &a, &b, &c, &d) && a >= 0x80000004u) {
+        char brand[49];
+        for (unsigned leaf = 0; leaf < 3; leaf++) {
+            __get_cpuid(0x80000002u + leaf, &a, &b, &c, &d);
+            memcpy(brand + 16 * leaf, (unsigned[4]){a, b, c, d}, 16);
+        }
+        brand[48] = 0;
+        copy_trim(buf, n, brand);
+        if (buf[0])
+            return buf;
+    }
+#endif
+    copy_trim(buf, n, "unknown");
+    return buf;
+}
+
+/* ---- context ------------------------------------------------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+measure_ctx *measure_new(const ir_func *f, uint64_t seed, char *err, size_t errlen) {
+    if (f == NULL) {
+        snprintf(err, errlen, "measure_new: no function");
+        return NULL;
+    }
+    if (f->narr == 0 || f->narr > MEASURE_MAX_ARGS) {
+        snprintf(err, errlen, "measure_new: %s has %u arrays (1..%d supported)", f->name, f->narr,
+                 MEASURE_MAX_ARGS);
+        return NULL;
+    }
+    measure_ctx *m = calloc(1, sizeof *m);
+    if (m == NULL) {
+        snprintf(err, errlen, "measure_new: out of memory");
+        return NULL;
+    }
+    m->rounds = MEASURE_DEFAULT_ROUNDS;
+    m->target = MEASURE_DEFAULT_TARGET;
+    m->rng = seed ^ 0x6d656173757265ULL; /* a different stream from the inputs' */
+    uint64_t s = seed;
+    /* Outputs in declaration order, then inputs in declaration order: the fiat signature (emit_c.h). */
+    int k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t j = 0; j < f->narr; j++) {
+            const ir_array *a = &f->arr[j];
+            if (a->is_output != (pass == 0))
+                continue;
+            size_t bytes = ((size_t)(a->len ? a->len : 1) * 8 + 63) / 64 * 64;
+            uint64_t *buf = aligned_alloc(64, bytes);
+            if (buf == NULL) {
+                measure_free(m);
+                snprintf(err, errlen, "measure_new: out of memory");
+                return NULL;
+            }
+            memset(buf, 0, bytes);
+            m->args[k] = buf;
+            m->len[k] = a->len;
+            k++;
+            if (a->is_output)
+                continue;
+            for (uint32_t i = 0; i < a->len; i++) {
+                ir_u128 lo = a->lo ? a->lo[i] : 0, hi = a->hi ? a->hi[i] : UINT64_MAX;
+                if (hi > UINT64_MAX)
+                    hi = UINT64_MAX;
+                if (lo > hi)
+                    lo = hi;
+                uint64_t span = (uint64_t)(hi - lo), r = splitmix64(&s);
+                buf[i] = (uint64_t)lo + (span == UINT64_MAX ? r : r % (span + 1));
+            }
+        }
+    }
+    m->nargs = k;
+    return m;
+}
+
+void measure_free(measure_ctx *m) {
+    if (m == NULL)
+        return;
+    for (int i = 0; i < MEASURE_MAX_ARGS; i++)
+        free(m->args[i]);
+    free(m);
+}
+
+int measure_set_rounds(measure_ctx *m, int rounds) {
+    if (m == NULL || rounds < 1 || rounds > 1001)
+        return -1;
+    m->rounds = rounds;
+    return 0;
+}
+
+int measure_set_target(measure_ctx *m, double target) {
+    if (m == NULL || !(target >= 100.0 && target <= 1e8))
+        return -1;
+    m->target = target;
+    return 0;
+}
+
+int measure_nargs(const measure_ctx *m) { return m ? m->nargs : 0; }
+
+void *const *measure_args(const measure_ctx *m) { return m->args; }
+
+void measure_call(const measure_ctx *m, measure_fn fn) {
+    void *const *a = m->args;
+    fn(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
+}
+
+/* ---- measuring ----------------------------------------------------------------------------------------------- */
+
+/* One batch: calls calls of fn, timed. */
+static uint64_t batch(const measure_ctx *m, measure_fn fn, uint64_t calls) {
+    void *const *a = m->args;
+    uint64_t t0 = measure_now();
+    for (uint64_t c = 0; c < calls; c++)
+        fn(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
+    uint64_t t1 = measure_now();
+    return t1 - t0;
+}
+
+static int cmp_double(const void *pa, const void *pb) {
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+#define MEASURE_MAX_FNS 64
+
+int measure_run_spread(measure_ctx *m, const measure_fn *fns, int n, double *result, double *lo, double *hi,
+                       char *err, size_t errlen) {
+    if (m == NULL || fns == NULL || result == NULL || n < 1 || n > MEASURE_MAX_FNS) {
+        snprintf(err, errlen, "measure_run: bad arguments (n = %d, 1..%d functions)", n, MEASURE_MAX_FNS);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (fns[i] == NULL) {
+            snprintf(err, errlen, "measure_run: function %d is NULL", i);
+            return -1;
+        }
+#if !MEASURE_X86
+    snprintf(err, errlen, "measure_run: x86-64 only");
+    return -1;
+#else
+    pmu_probe();
+    uint64_t calls[MEASURE_MAX_FNS];
+    int order[MEASURE_MAX_FNS];
+    double *per = malloc(sizeof(double) * (size_t)n * (size_t)m->rounds);
+    if (per == NULL) {
+        snprintf(err, errlen, "measure_run: out of memory");
+        return -1;
+    }
+    /* Calibrate: warm up (code and data into the caches, branch predictors), then double the call count until a
+     * batch lasts at least the target. */
+    for (int i = 0; i < n; i++) {
+        (void)batch(m, fns[i], 16);
+        uint64_t c = 1, t = 0;
+        for (;;) {
+            t = batch(m, fns[i], c);
+            if (c == 1 && t > 1000000000ULL) {
+                free(per);
+                snprintf(err, errlen, "measure_run: function %d: one call took %llu %s", i, (unsigned long long)t,
+                         measure_unit());
+                return -1;
+            }
+            if ((double)t >= m->target || c >= (1ULL << 30))
+                break;
+            c *= 2;
+        }
+        calls[i] = c;
+        order[i] = i;
+    }
+    for (int r = 0; r < m->rounds; r++) {
+        for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+            int j = (int)(splitmix64(&m->rng) % (uint64_t)(i + 1));
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        for (int k = 0; k < n; k++) {
+            int i = order[k];
+            uint64_t t = batch(m, fns[i], calls[i]);
+            per[(size_t)i * (size_t)m->rounds + (size_t)r] = (double)t / (double)calls[i];
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        double *v = per + (size_t)i * (size_t)m->rounds;
+        qsort(v, (size_t)m->rounds, sizeof *v, cmp_double);
+        int R = m->rounds;
+        double med = (R % 2) ? v[R / 2] : 0.5 * (v[R / 2 - 1] + v[R / 2]);
+        /* A batch that measured 0 (cannot happen with >= target ticks, but keep the contract: > 0). */
+        if (!(med > 0.0) || !isfinite(med))
+            med = 1.0 / (double)calls[i];
+        result[i] = med;
+        if (lo != NULL)
+            lo[i] = v[(R - 1) / 4];
+        if (hi != NULL)
+            hi[i] = v[(3 * (R - 1)) / 4];
+    }
+    free(per);
+    return 0;
+#endif
+}
+
+int measure_run(measure_ctx *m, const measure_fn *fns, int n, double *result, char *err, size_t errlen) {
+    return measure_run_spread(m, fns, n, result, NULL, NULL, err, errlen);
+}
