@@ -301,9 +301,9 @@ static int cmp_double(const void *pa, const void *pb) {
 
 #define MEASURE_MAX_FNS 64
 
-int measure_run_spread(measure_ctx *m, const measure_fn *fns, int n, double *result, double *lo, double *hi,
-                       char *err, size_t errlen) {
-    if (m == NULL || fns == NULL || result == NULL || n < 1 || n > MEASURE_MAX_FNS) {
+int measure_run_calls(measure_ctx *m, const measure_fn *fns, int n, uint64_t *ucalls, double *result, double *lo,
+                      double *hi, char *err, size_t errlen) {
+    if (m == NULL || fns == NULL || result == NULL || ucalls == NULL || n < 1 || n > MEASURE_MAX_FNS) {
         snprintf(err, errlen, "measure_run: bad arguments (n = %d, 1..%d functions)", n, MEASURE_MAX_FNS);
         return -1;
     }
@@ -328,6 +328,17 @@ int measure_run_spread(measure_ctx *m, const measure_fn *fns, int n, double *res
      * batch lasts at least the target. */
     for (int i = 0; i < n; i++) {
         (void)batch(m, fns[i], 16);
+        order[i] = i;
+        if (ucalls[i] > (1ULL << 30)) {
+            free(per);
+            snprintf(err, errlen, "measure_run: function %d: %llu calls per batch (at most 2^30)", i,
+                     (unsigned long long)ucalls[i]);
+            return -1;
+        }
+        if (ucalls[i] > 0) {
+            calls[i] = ucalls[i];
+            continue;
+        }
         uint64_t c = 1, t = 0;
         for (;;) {
             t = batch(m, fns[i], c);
@@ -342,7 +353,7 @@ int measure_run_spread(measure_ctx *m, const measure_fn *fns, int n, double *res
             c *= 2;
         }
         calls[i] = c;
-        order[i] = i;
+        ucalls[i] = c;
     }
     for (int r = 0; r < m->rounds; r++) {
         for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
@@ -374,6 +385,12 @@ int measure_run_spread(measure_ctx *m, const measure_fn *fns, int n, double *res
     free(per);
     return 0;
 #endif
+}
+
+int measure_run_spread(measure_ctx *m, const measure_fn *fns, int n, double *result, double *lo, double *hi,
+                       char *err, size_t errlen) {
+    uint64_t calls[MEASURE_MAX_FNS] = {0};
+    return measure_run_calls(m, fns, n, calls, result, lo, hi, err, errlen);
 }
 
 int measure_run(measure_ctx *m, const measure_fn *fns, int n, double *result, char *err, size_t errlen) {

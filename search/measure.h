@@ -15,6 +15,7 @@
  * The functions are called with the fiat signature: every output array (declaration order), then every input
  * array (declaration order), each a uint64_t pointer. Inputs are random limbs within the IR's per-limb bounds,
  * drawn once per context; outputs go to separate buffers, so the inputs never change during a measurement.
+ * Environment: ECOPT_MEASURE_TSC set (any value) forces rdtsc ticks even where a PMU is readable.
  * Not thread-safe: one context per thread, and the PMU counter (if any) belongs to the thread that first
  * called measure_unit/measure_new. x86-64 only (elsewhere every call fails with an error). */
 #ifndef ECOPT_SEARCH_MEASURE_H
@@ -84,6 +85,13 @@ int measure_run(measure_ctx *m, const measure_fn *fns, int n, double *result, ch
  * lo[i] / hi[i] = the 25th / 75th percentile (either may be NULL). */
 int measure_run_spread(measure_ctx *m, const measure_fn *fns, int n, double *result, double *lo, double *hi,
                        char *err, size_t errlen);
+
+/* measure_run_calls — measure_run_spread with the batch sizes under the caller's control: calls[i] == 0 on entry:
+ * calibrate function i as measure_run does and store the call count used; calls[i] > 0: use that many calls per
+ * batch (at most 2^30), no calibration (only a 16-call warm-up). Lets a search keep the baselines' batch sizes across runs, or
+ * give a candidate the current one's. calls may not be NULL; lo, hi may. */
+int measure_run_calls(measure_ctx *m, const measure_fn *fns, int n, uint64_t *calls, double *result, double *lo,
+                      double *hi, char *err, size_t errlen);
 
 /* measure_call — one call of fn with the context's arguments (for warm-up or checking). */
 void measure_call(const measure_ctx *m, measure_fn fn);

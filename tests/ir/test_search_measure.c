@@ -286,6 +286,19 @@ static void test_fiat(const char *dir, const char *file, const char *name) {
                            100.0 * (mx - mn) / mn);
                 }
             }
+            /* caller-held batch sizes: calibrated once, then reused */
+            uint64_t calls[2] = {0, 0};
+            double r2[2];
+            if (measure_run_calls(m, fns, 2, calls, r2, NULL, NULL, err, sizeof err) != 0 || calls[0] == 0 ||
+                calls[1] == 0)
+                FAIL("%s: measure_run_calls (calibrating): %s", name, err);
+            else if (measure_run_calls(m, fns, 2, calls, r2, NULL, NULL, err, sizeof err) != 0 || !(r2[0] > 0.0) ||
+                     !(r2[1] > 0.0) || !isfinite(r2[0]) || !isfinite(r2[1]))
+                FAIL("%s: measure_run_calls (given %llu, %llu calls): %s", name, (unsigned long long)calls[0],
+                     (unsigned long long)calls[1], err);
+            uint64_t toomany[2] = {1ULL << 31, 1};
+            if (measure_run_calls(m, fns, 2, toomany, r2, NULL, NULL, err, sizeof err) == 0)
+                FAIL("%s: measure_run_calls accepted 2^31 calls per batch", name);
             /* fewer rounds and a shorter batch work too */
             if (measure_set_rounds(m, 3) != 0 || measure_set_target(m, 2000) != 0)
                 FAIL("measure_set_rounds/target rejected valid values");
