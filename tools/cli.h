@@ -126,5 +126,6 @@ extern const char cli_gen_help[], cli_ir_help[];
 int cli_cmd_gen(int argc, char **argv); /* ecopt gen */
 int cli_cmd_ir(int argc, char **argv);  /* ecopt ir */
 extern const char cli_check_help[]; int cli_cmd_check(int argc, char **argv); /* ecopt check (check_cmd.c) */
+extern const char cli_opt_help[]; int cli_cmd_opt(int argc, char **argv); /* ecopt opt (opt_cmd.c) */
 
 #endif /* ECOPT_TOOLS_CLI_H */

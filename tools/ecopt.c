@@ -9,6 +9,7 @@
  *   ecopt gen --prime EXPR --method METHOD --limbs N --op OP [--emit ir|c]     (ir_cmds.c)
  *   ecopt ir (--fiat FILE.json --function NAME | --ir FILE.ir) [--emit ir|c]   (ir_cmds.c)
  *   ecopt check FILE.S|FILE.o (--fiat F.json --function NAME | --ir FILE.ir | --prime P ...)   (check_cmd.c)
+ *   ecopt opt (--fiat F.json --function NAME | --ir FILE.ir | --prime P ...) -o OUT.S   (opt_cmd.c)
  *
  * All cryptography is libecopt's; libcrypto reads and writes the PEM files (keyfile.c). Exit codes and message
  * format: cli.h. Every command reads and checks all of its input before it writes anything. */
@@ -43,6 +44,9 @@ static const char main_help[] =
     "  ir --fiat F.json --function NAME     load a fiat-crypto program (or --ir FILE); print IR or C\n"
 #ifdef ECOPT_HAVE_CHECK
     "  check FILE.S --fiat F.json --function NAME   prove the code computes the program (PROVED/REJECTED)\n"
+#endif
+#ifdef ECOPT_HAVE_OPT
+    "  opt --fiat F.json --function NAME -o OUT.S   search for the fastest PROVED x86-64 code of a program\n"
 #endif
     "  help [COMMAND]                       this text, or a command's\n"
     "\n"
@@ -640,6 +644,9 @@ static const command commands[] = {
     { "gen", cli_cmd_gen, cli_gen_help },  { "ir", cli_cmd_ir, cli_ir_help },
 #ifdef ECOPT_HAVE_CHECK
     { "check", cli_cmd_check, cli_check_help },
+#endif
+#ifdef ECOPT_HAVE_OPT
+    { "opt", cli_cmd_opt, cli_opt_help },
 #endif
 };
 

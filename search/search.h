@@ -1,0 +1,107 @@
+/* search.h — the optimizer's random program search (issue 6, "Search"; DESIGN.md "The optimizer").
+ *
+ * search_run looks for the fastest x86-64 code for a LOWERED function f among the candidates of candidate.h:
+ *
+ *   bet-and-run (Fischetti and Monaci, "Exploiting erraticism in search", Operations Research 62(1), 2014; as used
+ *   by CryptOpt, Kuepper et al., PLDI 2023): `bets` short runs from random starts share bet_ratio * evals
+ *   evaluations; the B results are then measured side by side and the fastest continues for the rest of the budget.
+ *   A run is a local search: mutate the current candidate (one move or one decision, cand_mutate), evaluate, keep
+ *   the mutant when it is not slower.
+ *
+ *   one evaluation = cand_apply -> emit_asm -> encode_asm_text (Zydis; the bytes GNU as would make) -> executable
+ *   copy -> run on random inputs (also with every output passed as each input it may alias) and compare with the
+ *   interpreter (ir_eval of `ref`): a candidate that differs is a code-generator bug: it is never kept, it is
+ *   counted (search_result.nwrong) and the first one is described (search_result.wrong_msg) -> measure the mutant
+ *   and the current candidate in one measure_run (interleaved, random order, median of `rounds` rounds). A mutant
+ *   whose bytes equal the current one's is kept without being measured.
+ *
+ *   The gcc and clang baselines (baseline.h) are measured with the current candidate at the start, every
+ *   `baseline_every` evaluations and at the end; the final measurement (search_result.ticks, ticks_gcc,
+ *   ticks_clang) runs the best candidate and both compilers' code side by side with `final_rounds` rounds.
+ *
+ * The same seed gives the same sequence of random starts, mutations and test inputs; which mutants are kept
+ * depends on timing, so two runs agree only where the timings do.
+ *
+ * Progress (unless quiet): one line on stderr, rewritten in place about 4 times a second:
+ *   "opt: 1200/20000 evals  current 61.2 ticks  best 1.31x gcc 1.12x clang  410 evals/s  46 s left"
+ * and a final newline. */
+#ifndef ECOPT_SEARCH_SEARCH_H
+#define ECOPT_SEARCH_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check/check.h"
+#include "ir/ir.h"
+
+typedef struct {
+    uint64_t evals;        /* total evaluations (>= 1); default 20000 */
+    unsigned bets;         /* B >= 1; default 10 */
+    double bet_ratio;      /* R in [0, 1]: the share of evals spent on the B bets; default 0.2 */
+    uint64_t seed;         /* random starts, mutations, test inputs, measured inputs */
+    int cpu;               /* pin to this CPU; -1: the CPU it runs on */
+    const char *symbol;    /* the function's symbol (NULL: f->name) */
+    bool hidden;           /* `.hidden` in the .S */
+    const char *command;   /* for the .S header (emit_asm_opts.command); NULL: none */
+    bool quiet;            /* no progress line */
+    bool baselines;        /* measure the gcc and clang code (baseline.h); false: ticks_gcc/ticks_clang are 0 */
+    int rounds;            /* rounds per screening measurement (candidate vs current); default 31 */
+    int final_rounds;      /* rounds of the final measurement; default 101 */
+    unsigned ntests;       /* random input vectors every candidate is run on; default 8 */
+    uint64_t baseline_every; /* evaluations between baseline measurements; default 2000 */
+} search_opts;
+
+/* search_opts_default — the defaults above (seed 1, cpu -1, baselines on). */
+void search_opts_default(search_opts *o);
+
+typedef struct {
+    char *text;            /* the best candidate's .S (emit_asm with symbol, hidden and command), heap */
+    size_t text_len;
+    uint8_t *code;         /* its machine code as measured (encode_asm_text), heap */
+    size_t code_len;
+    ir_func *best;         /* the lowered function in the best candidate's order (owned), */
+    uint8_t *decisions;    /* ... and its decisions in that order (best->nnode bytes): emit_asm of these two with
+                              the same options gives text again */
+    uint64_t evals;        /* evaluations done */
+    uint64_t nkept;        /* mutants kept */
+    uint64_t nsame;        /* mutants whose bytes equalled the current candidate's */
+    uint64_t nwrong;       /* candidates that differed from the interpreter (generator bugs) */
+    uint64_t nfailed;      /* candidates emit_asm or the encoder refused (generator bugs too) */
+    char wrong_msg[512];   /* the first of those, or "" */
+    double ticks;          /* final measurement, in `unit` per call: the best candidate */
+    double ticks_gcc;      /* gcc -O3 -march=native -mtune=native (0 without baselines) */
+    double ticks_clang;    /* clang, likewise */
+    double ticks_start;    /* the best bet's start candidate, measured at the start (for the record) */
+    double seconds;        /* wall time of the search */
+    double evals_per_s;
+    char unit[8];          /* "ticks" or "cycles" (measure_unit) */
+    char cpu_model[128];
+    char gcc_version[128], clang_version[128];
+} search_result;
+
+/* search_run — search for f (LOWERED, ir_lower; it must pass ir_validate) with ref the function the candidates
+ * are compared with (the unlowered source or f itself; same arrays). Fills r (free with search_result_free).
+ * Returns 0, or -1 with err (size errlen), one line: bad options, f cannot be emitted or encoded at all, a
+ * baseline that does not build, pinning or measuring failed, memory. A search in which some candidates were
+ * wrong still returns 0 (see nwrong): the caller decides. */
+int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, search_result *r, char *err,
+               size_t errlen);
+
+void search_result_free(search_result *r);
+
+/* search_add_header — text (a .S from emit_asm) with the lines of extra ("\n"-separated, each written as
+ * " * <line>") added at the end of its header comment (before the first line " *" + "/"). A heap string, or NULL
+ * when memory runs out or text has no header comment. */
+char *search_add_header(const char *text, const char *extra);
+
+/* search_final_check — the last gate before output: write text to a private temporary .S, assemble it with the
+ * system assembler (`cc -c`, check/elf.h), require the function `symbol`'s bytes to equal code (len bytes: the
+ * bytes that were measured), then (cr not NULL) check them against src (the UNLOWERED program) with
+ * check_function (opts co, NULL: defaults) into *cr. Returns 0 when the bytes are equal and the checker ran (its verdict is cr->verdict),
+ * -1 with err (one line): the text does not assemble, the bytes differ ("assembled bytes differ from the measured
+ * ones at offset 12 (0x48 vs 0x4c)"), a temporary file cannot be written. */
+int search_final_check(const ir_func *src, const char *text, const char *symbol, const uint8_t *code, size_t len,
+                       const check_opts *co, check_result *cr, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,452 @@
+/* opt_cmd.c — `ecopt opt`: search for the fastest x86-64 code of a field-arithmetic IR function on this machine and
+ * write it as a PROVED .S (issue 6, DESIGN.md "The optimizer").
+ *
+ * The program comes from a fiat-crypto JSON function, an IR text file or a generator spec (the readers of
+ * `ecopt ir` / `ecopt gen`); it is lowered (ir_lower), searched (search/search.h: bet-and-run over schedules and
+ * decisions, every candidate encoded with Zydis, tested against the interpreter and measured against the current
+ * one), and the best candidate goes through the last gate (search_final_check): its .S, assembled by the system
+ * assembler, must give exactly the measured bytes, and the checker (check/check.h) must prove it computes the
+ * UNLOWERED program. Only then is OUT.S written.
+ *
+ * Exit status: 0 written; 1 the search failed or the result was not PROVED (nothing written); 2 bad input
+ * (options, files, a program that does not load or lower); 3 writing failed or memory. */
+#define _XOPEN_SOURCE 700
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "check/check.h"
+#include "cli.h"
+#include "gen/gen.h"
+#include "ir/ir.h"
+#include "search/search.h"
+
+const char cli_opt_help[] =
+    "usage: ecopt opt PROGRAM -o OUT.S [--evals N] [--bets B] [--bet-ratio R] [--seed S] [--symbol SYM]\n"
+    "                 [--hidden] [--cpu C] [--quiet]\n"
+    "  PROGRAM: --fiat F.json --function NAME | --ir FILE.ir [--function NAME]\n"
+    "           | --prime P --method M --limbs N --op OP\n"
+    "\n"
+    "Search for the fastest x86-64 assembly of a field-arithmetic program on this machine (random program\n"
+    "search over instruction orders and per-instruction decisions, with bet-and-run), and write it as an\n"
+    "AT&T-syntax .S only when the equivalence checker has PROVED it computes the program. Every candidate is\n"
+    "run on random inputs against the IR interpreter before it may be kept; timings are medians of interleaved\n"
+    "batches against the current candidate, in rdtsc ticks (or PMU cycles where the kernel allows). The header\n"
+    "of OUT.S records the source and its sha256, the seed, evaluations, CPU model, measured ticks, the speedup\n"
+    "over gcc and clang (-O3 -march=native -mtune=native on the C of 'ecopt ir --emit c', measured in the same\n"
+    "run) and the checker's verdict. Signature: void f(outputs..., const inputs...) (System V, fiat order).\n"
+    "\n"
+    "options:\n"
+    "  --fiat F.json       a fiat-crypto JSON file, with --function NAME\n"
+    "  --ir FILE.ir        a program in IR text form: its last function, or --function NAME\n"
+    "  --prime P --method M --limbs N --op OP   a generated program (as in 'ecopt gen')\n"
+    "  -o, --out OUT.S     the file to write (required)\n"
+    "  --evals N           evaluations in all (default 20000)\n"
+    "  --bets B            short runs from random starts (default 10, at most 64)\n"
+    "  --bet-ratio R       the share of the evaluations the bets use (default 0.2, from 0 to 1)\n"
+    "  --seed S            the random seed (default 1): the same seed repeats the search, apart from timing\n"
+    "  --symbol SYM        the function's symbol (default: the program's name)\n"
+    "  --hidden            mark the symbol .hidden (for code built into a library)\n"
+    "  --cpu C             pin the measurement to CPU C (default: the CPU it starts on)\n"
+    "  --quiet             no progress line on standard error\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "exit status: 0 written; 1 not proved or the search failed (nothing written); 2 bad input; 3 writing\n"
+    "failed or out of memory.\n"
+    "\n"
+    "example:\n"
+    "  ecopt opt --fiat ../shared/fiat-json/curve25519_64.json --function fiat_25519_carry_mul -o mul.S\n";
+
+static const char *shown(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "standard input" : path;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static const char *strip_name(const char *msg, const char *path)
+{
+    const char *names[2] = { path, base_name(path) };
+    for (int k = 0; k < 2; k++) {
+        size_t bl = strlen(names[k]);
+        if (bl && strncmp(msg, names[k], bl) == 0 && msg[bl] == ':' && msg[bl + 1] == ' ')
+            return msg + bl + 2;
+    }
+    return msg;
+}
+
+static void sha256_hex(const void *data, size_t len, char out[65])
+{
+    unsigned char md[32];
+    unsigned int mdlen = 0;
+    if (!EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32) {
+        snprintf(out, 65, "%s", "(sha256 unavailable)");
+        return;
+    }
+    cli_hex_encode(out, md, 32);
+}
+
+static size_t first_token(const char *s, const char *end, const char **tok)
+{
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    *tok = s;
+    const char *e = s;
+    while (e < end && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r' && *e != '#')
+        e++;
+    return (size_t)(e - s);
+}
+
+/* The length of the prefix of text that ends with the `end` line of `func name` (0: no such block). */
+static size_t select_function(const char *text, size_t len, const char *name)
+{
+    const char *p = text, *end = text + len;
+    int in_block = 0;
+    size_t nl = strlen(name);
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *next = eol ? eol + 1 : end;
+        const char *tok;
+        size_t tl = first_token(p, eol ? eol : end, &tok);
+        if (!in_block && tl == 4 && memcmp(tok, "func", 4) == 0) {
+            const char *tok2;
+            size_t tl2 = first_token(tok + 4, eol ? eol : end, &tok2);
+            if (tok + 4 < end && (tok[4] == ' ' || tok[4] == '\t') && tl2 == nl && memcmp(tok2, name, nl) == 0)
+                in_block = 1;
+        } else if (in_block && tl == 3 && memcmp(tok, "end", 3) == 0) {
+            return (size_t)(next - text);
+        }
+        p = next;
+    }
+    return 0;
+}
+
+/* The program of a fiat JSON or IR text file; hex gets the sha256 of the whole file. */
+static int load_file(const char *path, int is_fiat, const char *fn, ir_func **out, char hex[65])
+{
+    uint8_t *data = NULL;
+    size_t len = 0, use;
+    char err[1024];
+    int rc;
+
+    if ((rc = cli_read_file(path, 64u << 20, 0, "program", &data, &len)) != CLI_OK)
+        return rc;
+    sha256_hex(data, len, hex);
+    if (is_fiat) {
+        *out = ir_fiat_load((const char *)data, len, path, fn, err, sizeof err);
+        cli_free_buffer(data, len, 0);
+    } else {
+        if (memchr(data, 0, len)) {
+            cli_free_buffer(data, len, 0);
+            return cli_fail(CLI_USAGE, shown(path), "not a text file (contains a NUL byte)");
+        }
+        use = len;
+        if (fn) {
+            use = select_function((const char *)data, len, fn);
+            if (use == 0) {
+                cli_free_buffer(data, len, 0);
+                return cli_fail(CLI_USAGE, shown(path), "no function named \"%s\" (a `func %s` ... `end` block)",
+                                fn, fn);
+            }
+        }
+        char *text = malloc(use + 1);
+        if (!text) {
+            cli_free_buffer(data, len, 0);
+            return cli_fail(CLI_ENV, NULL, "out of memory");
+        }
+        memcpy(text, data, use);
+        text[use] = 0;
+        cli_free_buffer(data, len, 0);
+        *out = ir_parse(text, err, sizeof err);
+        free(text);
+    }
+    if (!*out)
+        return cli_fail(CLI_USAGE, shown(path), "%s", strip_name(err, path));
+    return CLI_OK;
+}
+
+static int load_gen(const cli_opt *prime, const cli_opt *method, const cli_opt *limbs, const cli_opt *op,
+                    ir_func **out)
+{
+    gen_spec spec;
+    char err[512], *end = NULL;
+    unsigned long n;
+    int rc;
+
+    if ((rc = cli_need(prime, "--prime EXPR")) != CLI_OK || (rc = cli_need(method, "--method METHOD")) != CLI_OK ||
+        (rc = cli_need(limbs, "--limbs N")) != CLI_OK || (rc = cli_need(op, "--op OP")) != CLI_OK)
+        return rc;
+    memset(&spec, 0, sizeof spec);
+    spec.prime = prime->value;
+    if (gen_method_parse(method->value, &spec.method) != 0)
+        return cli_fail(CLI_USAGE, "--method", "'%s' is not solinas-unsaturated, solinas-saturated or montgomery",
+                        method->value);
+    n = strtoul(limbs->value, &end, 10);
+    if (!limbs->value[0] || *end || limbs->value[0] == '-' || n < 1 || n > 16)
+        return cli_fail(CLI_USAGE, "--limbs", "'%s' is not a limb count from 1 to 16", limbs->value);
+    spec.limbs = (unsigned)n;
+    if (gen_op_parse(op->value, &spec.op) != 0)
+        return cli_fail(CLI_USAGE, "--op",
+                        "'%s' is not mul, square, carry, add, sub, opp, to-montgomery or from-montgomery", op->value);
+    *out = gen_build(&spec, err, sizeof err);
+    if (!*out)
+        return cli_fail(CLI_USAGE, NULL, "%s", err);
+    return CLI_OK;
+}
+
+/* An unsigned decimal in [lo, hi]. */
+static int parse_u64(const cli_opt *o, unsigned long long lo, unsigned long long hi, unsigned long long *v)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = strtoull(o->value, &end, 10);
+    if (!o->value[0] || *end || o->value[0] == '-' || o->value[0] == '+' || errno || x < lo || x > hi)
+        return cli_fail(CLI_USAGE, o->longname, "'%s' is not a whole number from %llu to %llu", o->value, lo, hi);
+    *v = x;
+    return CLI_OK;
+}
+
+static int is_identifier(const char *s)
+{
+    if (!s[0] || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            return 0;
+    return 1;
+}
+
+/* Append " arg" to buf (len cap), quoting nothing: the command line as given (for the header). */
+static void cat_arg(char *buf, size_t cap, const char *a)
+{
+    size_t l = strlen(buf);
+    if (l + 1 < cap)
+        snprintf(buf + l, cap - l, " %s", a);
+}
+
+int cli_cmd_opt(int argc, char **argv)
+{
+    cli_opt opts[] = { { NULL, "--fiat", 1, NULL, 0 },      { NULL, "--function", 1, NULL, 0 },
+                       { NULL, "--ir", 1, NULL, 0 },        { NULL, "--prime", 1, NULL, 0 },
+                       { NULL, "--method", 1, NULL, 0 },    { NULL, "--limbs", 1, NULL, 0 },
+                       { NULL, "--op", 1, NULL, 0 },        { "-o", "--out", 1, NULL, 0 },
+                       { NULL, "--evals", 1, NULL, 0 },     { NULL, "--bets", 1, NULL, 0 },
+                       { NULL, "--bet-ratio", 1, NULL, 0 }, { NULL, "--seed", 1, NULL, 0 },
+                       { NULL, "--symbol", 1, NULL, 0 },    { NULL, "--hidden", 0, NULL, 0 },
+                       { NULL, "--cpu", 1, NULL, 0 },       { NULL, "--quiet", 0, NULL, 0 } };
+    cli_opt *o_fiat = &opts[0], *o_function = &opts[1], *o_ir = &opts[2], *o_prime = &opts[3], *o_method = &opts[4],
+            *o_limbs = &opts[5], *o_op = &opts[6], *o_out = &opts[7], *o_evals = &opts[8], *o_bets = &opts[9],
+            *o_ratio = &opts[10], *o_seed = &opts[11], *o_symbol = &opts[12], *o_hidden = &opts[13],
+            *o_cpu = &opts[14], *o_quiet = &opts[15];
+    size_t npos = 0;
+    int rc, nsrc;
+    ir_func *f = NULL, *low = NULL;
+    search_opts so;
+    search_result sr;
+    check_result cr;
+    char err[1024], hex[65] = "", source[1200], command[2048] = "ecopt opt";
+    char *extra = NULL, *final = NULL;
+    unsigned long long v;
+
+    rc = cli_parse_opts(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos);
+    if (rc == CLI_PARSE_HELP)
+        return fputs(cli_opt_help, stdout), CLI_OK;
+    if (rc != CLI_OK)
+        return rc;
+    int gen_given = o_prime->given || o_method->given || o_limbs->given || o_op->given;
+    nsrc = o_fiat->given + o_ir->given + (gen_given != 0);
+    if (nsrc != 1)
+        return cli_fail(CLI_USAGE, NULL,
+                        "give one program: --fiat F.json --function NAME, --ir FILE.ir, or --prime P --method M "
+                        "--limbs N --op OP (see 'ecopt opt --help')");
+    if (o_fiat->given && (rc = cli_need(o_function, "--function NAME (a function of the JSON file)")) != CLI_OK)
+        return rc;
+    if (gen_given && o_function->given)
+        return cli_fail(CLI_USAGE, "--function", "not with a generator spec (use --symbol to name the code)");
+    if (o_function->given && !o_function->value[0])
+        return cli_fail(CLI_USAGE, "--function", "empty name");
+    if ((rc = cli_need(o_out, "-o OUT.S (the file to write)")) != CLI_OK)
+        return rc;
+    if ((rc = cli_out_not_input(o_out->value, o_fiat, o_ir, NULL)) != CLI_OK)
+        return rc;
+    if (o_symbol->given && !is_identifier(o_symbol->value))
+        return cli_fail(CLI_USAGE, "--symbol", "'%s' is not a C identifier", o_symbol->value);
+
+    search_opts_default(&so);
+    if (o_evals->given) {
+        if ((rc = parse_u64(o_evals, 1, 100000000ull, &v)) != CLI_OK)
+            return rc;
+        so.evals = v;
+    }
+    if (o_bets->given) {
+        if ((rc = parse_u64(o_bets, 1, 64, &v)) != CLI_OK)
+            return rc;
+        so.bets = (unsigned)v;
+    }
+    if (o_ratio->given) {
+        char *end = NULL;
+        errno = 0;
+        double r = strtod(o_ratio->value, &end);
+        if (!o_ratio->value[0] || *end || errno || !(r >= 0 && r <= 1))
+            return cli_fail(CLI_USAGE, "--bet-ratio", "'%s' is not a number from 0 to 1", o_ratio->value);
+        so.bet_ratio = r;
+    }
+    if (o_seed->given) {
+        if ((rc = parse_u64(o_seed, 0, UINT64_MAX, &v)) != CLI_OK)
+            return rc;
+        so.seed = v;
+    }
+    if (o_cpu->given) {
+        if ((rc = parse_u64(o_cpu, 0, 4095, &v)) != CLI_OK)
+            return rc;
+        so.cpu = (int)v;
+    }
+    so.quiet = o_quiet->given != 0;
+    so.hidden = o_hidden->given != 0;
+
+    /* the program */
+    if (o_fiat->given)
+        rc = load_file(o_fiat->value, 1, o_function->value, &f, hex);
+    else if (o_ir->given)
+        rc = load_file(o_ir->value, 0, o_function->given ? o_function->value : NULL, &f, hex);
+    else
+        rc = load_gen(o_prime, o_method, o_limbs, o_op, &f);
+    if (rc != CLI_OK)
+        return rc;
+    if (gen_given) { /* no file: the hash of the program's IR text */
+        char *t = ir_print(f);
+        if (!t) {
+            ir_func_free(f);
+            return cli_fail(CLI_ENV, NULL, "out of memory");
+        }
+        sha256_hex(t, strlen(t), hex);
+        free(t);
+    }
+    if (ir_validate(f) != 0 || ir_bounds(f) != 0) {
+        rc = cli_fail(CLI_USAGE, f->name, "%s", f->err);
+        goto out;
+    }
+    low = ir_lower(f, err, sizeof err);
+    if (!low) {
+        rc = cli_fail(CLI_USAGE, f->name, "cannot lower: %s", err);
+        goto out;
+    }
+    so.symbol = o_symbol->given ? o_symbol->value : f->name;
+
+    /* the command line and the source, for the header */
+    if (o_fiat->given) {
+        cat_arg(command, sizeof command, "--fiat");
+        cat_arg(command, sizeof command, base_name(o_fiat->value));
+        cat_arg(command, sizeof command, "--function");
+        cat_arg(command, sizeof command, o_function->value);
+        snprintf(source, sizeof source, "%s, function %s", base_name(o_fiat->value), o_function->value);
+    } else if (o_ir->given) {
+        cat_arg(command, sizeof command, "--ir");
+        cat_arg(command, sizeof command, base_name(o_ir->value));
+        if (o_function->given) {
+            cat_arg(command, sizeof command, "--function");
+            cat_arg(command, sizeof command, o_function->value);
+        }
+        snprintf(source, sizeof source, "%s, function %s", base_name(o_ir->value), f->name);
+    } else {
+        snprintf(source, sizeof source, "ecopt gen --prime %s --method %s --limbs %s --op %s (its IR text)",
+                 o_prime->value, o_method->value, o_limbs->value, o_op->value);
+        const cli_opt *g[4] = { o_prime, o_method, o_limbs, o_op };
+        for (int i = 0; i < 4; i++) {
+            cat_arg(command, sizeof command, g[i]->longname);
+            cat_arg(command, sizeof command, g[i]->value);
+        }
+    }
+    {
+        char tail[256];
+        snprintf(tail, sizeof tail, "--evals %llu --bets %u --bet-ratio %g --seed %llu", (unsigned long long)so.evals,
+                 so.bets, so.bet_ratio, (unsigned long long)so.seed);
+        cat_arg(command, sizeof command, tail);
+        if (o_symbol->given) {
+            cat_arg(command, sizeof command, "--symbol");
+            cat_arg(command, sizeof command, o_symbol->value);
+        }
+        if (so.hidden)
+            cat_arg(command, sizeof command, "--hidden");
+    }
+    so.command = command;
+
+    /* the search */
+    if (search_run(low, f, &so, &sr, err, sizeof err) != 0) {
+        rc = cli_fail(CLI_NO, f->name, "search failed: %s", err);
+        goto out;
+    }
+    if (sr.nwrong || sr.nfailed)
+        fprintf(stderr, "ecopt opt: %s: warning: %llu candidates differed from the interpreter and %llu were refused "
+                        "(code-generator bugs, never kept): %s\n",
+                f->name, (unsigned long long)sr.nwrong, (unsigned long long)sr.nfailed, sr.wrong_msg);
+
+    /* the last gate: assembled bytes equal to the measured ones, PROVED against the unlowered program */
+    if (search_final_check(f, sr.text, so.symbol, sr.code, sr.code_len, NULL, &cr, err, sizeof err) != 0) {
+        rc = cli_fail(CLI_NO, so.symbol, "%s", err);
+        goto out_sr;
+    }
+    if (cr.verdict != CHECK_PROVED) {
+        rc = cli_fail(CLI_NO, so.symbol, "not written: the checker says %s: %s: %s",
+                      cr.verdict == CHECK_REJECTED ? "REJECTED" : "bad input", check_rule_name(cr.rule), cr.reason);
+        goto out_sr;
+    }
+    /* the header; the text with it must still give the same bytes */
+    {
+        size_t cap = 4096;
+        extra = malloc(cap);
+        if (!extra) {
+            rc = cli_fail(CLI_ENV, NULL, "out of memory");
+            goto out_sr;
+        }
+        double sg = sr.ticks > 0 ? sr.ticks_gcc / sr.ticks : 0, sc = sr.ticks > 0 ? sr.ticks_clang / sr.ticks : 0;
+        snprintf(extra, cap,
+                 "\n"
+                 "Source:    %s\n"
+                 "Sha256:    %s\n"
+                 "Seed:      %llu\n"
+                 "Evals:     %llu (bets %u, bet ratio %g; %.0f evals/s, %.1f s; %llu kept, %llu wrong)\n"
+                 "CPU:       %s\n"
+                 "Measured:  %.2f %s per call (median of %d interleaved batches)\n"
+                 "Baselines: gcc %.2f %s (%s), clang %.2f %s (%s); -O3 -march=native -mtune=native, same run\n"
+                 "Speedup:   %.3f vs gcc, %.3f vs clang\n"
+                 "Checker:   PROVED (%u limbs: %u identical, %u by z3; %.2f s)",
+                 source, hex, (unsigned long long)so.seed, (unsigned long long)sr.evals, so.bets, so.bet_ratio,
+                 sr.evals_per_s, sr.seconds, (unsigned long long)sr.nkept, (unsigned long long)sr.nwrong,
+                 sr.cpu_model, sr.ticks, sr.unit, so.final_rounds, sr.ticks_gcc, sr.unit,
+                 sr.gcc_version[0] ? sr.gcc_version : "gcc", sr.ticks_clang, sr.unit,
+                 sr.clang_version[0] ? sr.clang_version : "clang", sg, sc, cr.nlimbs, cr.nlimbs_identical,
+                 cr.nlimbs_smt, cr.seconds_total);
+    }
+    final = search_add_header(sr.text, extra);
+    if (!final) {
+        rc = cli_fail(CLI_ENV, NULL, "out of memory");
+        goto out_sr;
+    }
+    if (search_final_check(f, final, so.symbol, sr.code, sr.code_len, NULL, NULL, err, sizeof err) != 0) {
+        rc = cli_fail(CLI_NO, so.symbol, "%s", err);
+        goto out_sr;
+    }
+    rc = cli_write_file(o_out->value, (const uint8_t *)final, strlen(final), 0);
+    if (rc == CLI_OK && !so.quiet)
+        fprintf(stderr, "ecopt opt: %s: PROVED, written to %s: %.2f %s, %.3fx gcc, %.3fx clang (%llu evals)\n",
+                so.symbol, o_out->value, sr.ticks, sr.unit, sr.ticks > 0 ? sr.ticks_gcc / sr.ticks : 0,
+                sr.ticks > 0 ? sr.ticks_clang / sr.ticks : 0, (unsigned long long)sr.evals);
+out_sr:
+    search_result_free(&sr);
+out:
+    free(extra);
+    free(final);
+    ir_func_free(low);
+    ir_func_free(f);
+    return rc;
+}
