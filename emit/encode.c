@@ -589,7 +589,7 @@ static int encode_line(ectx *c, const char *s, size_t n, uint8_t *out, size_t *o
         if (!(sz = op_size(c, o, 2, m.suffix, -1)))
             return -1;
         set_reg(&rq.operands[0], o[1].reg);
-        set_opnd(&rq.operands[1], &o[0], (ZyanU16)(sz / 8));
+        set_opnd(&rq.operands[1], &o[0], 8); /* Zydis: the address size */
         break;
     case K_UNARY:
         if (need_ops(c, no, 1) < 0)
