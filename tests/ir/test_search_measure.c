@@ -34,6 +34,7 @@ static int failures;
 static uint64_t seed = 1;
 static long iters = 3000;
 static int runs = 1;
+static long aliased_calls; /* calls made with out1 == an input */
 
 static uint64_t rng_state;
 static uint64_t rnd(void) {
@@ -128,6 +129,7 @@ static int check_one(const ir_func *f, const baseline *b, uint64_t in[][MAXL]) {
         for (uint32_t j = 0; j < f->narr; j++)
             if (!f->arr[j].is_output)
                 args[k++] = copy[j];
+        aliased_calls += alias >= 0;
         b->fn(args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9], args[10],
               args[11]);
         for (uint32_t j = 0; j < f->narr; j++) {
@@ -145,6 +147,7 @@ static int check_one(const ir_func *f, const baseline *b, uint64_t in[][MAXL]) {
 }
 
 static void check_baseline(const ir_func *f, const baseline *b) {
+    long aliased_before = aliased_calls;
     uint64_t in[MEASURE_MAX_ARGS][MAXL];
     memset(in, 0, sizeof in);
     for (int mode = 1; mode <= 2; mode++) {
@@ -161,6 +164,9 @@ static void check_baseline(const ir_func *f, const baseline *b) {
         if (check_one(f, b, in) != 0)
             return;
     }
+    /* fiat's out1 may alias arg1 and arg2: both must have been exercised */
+    if (aliased_calls - aliased_before != 2 * (iters + 2))
+        FAIL("%s (%s): %ld aliased calls, want %ld", f->name, b->cc, aliased_calls - aliased_before, 2 * (iters + 2));
 }
 
 /* measure_new's inputs: within bounds, outputs first then inputs, the same for the same seed. */
