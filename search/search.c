@@ -102,6 +102,25 @@ static void point_free(point *p)
     cand_free(&p->c);
 }
 
+/* dst = src (candidate, code and a mapping of its own); dst's candidate initialised. 0, or -1 (memory). */
+static int point_clone(point *dst, const point *src)
+{
+    point_release(dst);
+    cand_copy(&dst->c, &src->c);
+    dst->code = malloc(src->len ? src->len : 1);
+    if (!dst->code)
+        return -1;
+    memcpy(dst->code, src->code, src->len);
+    dst->len = src->len;
+    dst->map = encode_exec_map(dst->code, dst->len, &dst->maplen);
+    if (!dst->map) {
+        point_release(dst);
+        return -1;
+    }
+    memcpy(&dst->fn, &dst->map, sizeof dst->fn);
+    return 0;
+}
+
 static void note_wrong(state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note_wrong(state *s, const char *fmt, ...)
 {
@@ -332,17 +351,51 @@ static int random_start(state *s, point *cur)
     return -1;
 }
 
-/* Local search from cur for `budget` evaluations (mutant in *tmp, swapped with *cur when kept). */
+/* Elitism against the drift of "keep when not slower" under noisy timings (a mutant that is slower by less than
+ * the noise is kept about half the time, and most mutants are slightly slower): every ELITE_EVERY evaluations the
+ * current candidate is measured against the best one seen; it becomes the best when it is faster, and is reset to
+ * the best when it is more than ELITE_MARGIN slower. */
+#define ELITE_EVERY 200
+#define ELITE_MARGIN 1.02
+
+static int elite_check(state *s, point *cur, point *best)
+{
+    measure_fn fns[2] = { cur->fn, best->fn };
+    double res[2];
+    if (cur->len == best->len && memcmp(cur->code, best->code, cur->len) == 0)
+        return 0;
+    if (measure_run(s->m, fns, 2, res, s->err, sizeof s->err) != 0)
+        return -1;
+    if (res[0] <= res[1])
+        return point_clone(best, cur) ? (snprintf(s->err, sizeof s->err, "out of memory"), -1) : 0;
+    if (res[0] > ELITE_MARGIN * res[1]) {
+        s->r->nreverts++;
+        return point_clone(cur, best) ? (snprintf(s->err, sizeof s->err, "out of memory"), -1) : 0;
+    }
+    return 0;
+}
+
+/* Local search from cur for `budget` evaluations (mutant in *tmp, swapped with *cur when kept); at the end cur is
+ * the faster of itself and the best candidate seen. */
 static int local_search(state *s, point *cur, point *tmp, uint64_t budget)
 {
+    point best;
+    int rc = -1;
+    memset(&best, 0, sizeof best);
+    if (cand_init(&best.c, &s->g) != 0 || point_clone(&best, cur) != 0) {
+        snprintf(s->err, sizeof s->err, "out of memory");
+        goto out;
+    }
     for (uint64_t k = 0; k < budget && s->done < s->o->evals; k++) {
         cand_copy(&tmp->c, &cur->c);
         cand_mutate(&tmp->c, &s->g, &s->rng);
         s->done++;
-        int rc = build_point(s, tmp);
-        if (rc < 0)
-            return -1;
-        if (rc == 0) {
+        int b = build_point(s, tmp);
+        if (b < 0) {
+            snprintf(s->err, sizeof s->err, "out of memory");
+            goto out;
+        }
+        if (b == 0) {
             bool keep;
             if (tmp->len == cur->len && memcmp(tmp->code, cur->code, cur->len) == 0) {
                 s->r->nsame++;
@@ -351,7 +404,7 @@ static int local_search(state *s, point *cur, point *tmp, uint64_t budget)
                 measure_fn fns[2] = { cur->fn, tmp->fn };
                 double res[2];
                 if (measure_run(s->m, fns, 2, res, s->err, sizeof s->err) != 0)
-                    return -1;
+                    goto out;
                 keep = res[1] <= res[0];
                 s->cur_ticks = keep ? res[1] : res[0];
             }
@@ -362,11 +415,30 @@ static int local_search(state *s, point *cur, point *tmp, uint64_t budget)
                 s->r->nkept++;
             }
         }
+        if ((k + 1) % ELITE_EVERY == 0 && elite_check(s, cur, &best) != 0)
+            goto out;
         if (s->o->baseline_every && s->done % s->o->baseline_every == 0 && measure_baselines(s, cur) != 0)
-            return -1;
+            goto out;
         progress(s, false);
     }
-    return 0;
+    if (elite_check(s, cur, &best) != 0)
+        goto out;
+    {   /* the faster of the two */
+        measure_fn fns[2] = { cur->fn, best.fn };
+        double res[2];
+        if (!(cur->len == best.len && memcmp(cur->code, best.code, cur->len) == 0)) {
+            if (measure_run(s->m, fns, 2, res, s->err, sizeof s->err) != 0)
+                goto out;
+            if (res[1] < res[0] && point_clone(cur, &best) != 0) {
+                snprintf(s->err, sizeof s->err, "out of memory");
+                goto out;
+            }
+        }
+    }
+    rc = 0;
+out:
+    point_free(&best);
+    return rc;
 }
 
 static int check_opts_ok(const ir_func *f, const ir_func *ref, const search_opts *o, char *err, size_t errlen)

@@ -6,7 +6,9 @@
  *   by CryptOpt, Kuepper et al., PLDI 2023): `bets` short runs from random starts share bet_ratio * evals
  *   evaluations; the B results are then measured side by side and the fastest continues for the rest of the budget.
  *   A run is a local search: mutate the current candidate (one move or one decision, cand_mutate), evaluate, keep
- *   the mutant when it is not slower.
+ *   the mutant when it is not slower. Every 200 evaluations the current candidate is measured against the best one
+ *   seen in the run, and reset to it when more than 2% slower (the walk otherwise drifts: under noisy timings a
+ *   slightly slower mutant is kept about half the time).
  *
  *   one evaluation = cand_apply -> emit_asm -> encode_asm_text (Zydis; the bytes GNU as would make) -> executable
  *   copy -> run on random inputs (also with every output passed as each input it may alias) and compare with the
@@ -66,6 +68,7 @@ typedef struct {
     uint64_t evals;        /* evaluations done */
     uint64_t nkept;        /* mutants kept */
     uint64_t nsame;        /* mutants whose bytes equalled the current candidate's */
+    uint64_t nreverts;     /* resets of the current candidate to the best one seen (elitism, search.c) */
     uint64_t nwrong;       /* candidates that differed from the interpreter (generator bugs) */
     uint64_t nfailed;      /* candidates emit_asm or the encoder refused (generator bugs too) */
     char wrong_msg[512];   /* the first of those, or "" */
