@@ -32,9 +32,10 @@
 #define MEASURE_DEFAULT_ROUNDS 31
 #define MEASURE_DEFAULT_TARGET 10000.0 /* batch length in ticks (or cycles) */
 
-/* A function with the fiat signature: every output array, then every input array, as uint64_t pointers. Called
- * through a 12-pointer prototype (System V passes 6 in registers and the rest on the stack, and a callee ignores
- * the ones it does not take), so any function of <= 12 arrays works. */
+/* A function with the fiat signature: every output array, then every input array, as uint64_t pointers. Stored as
+ * a 12-pointer prototype (System V passes 6 in registers and the rest on the stack, and a callee ignores the ones
+ * it does not take), so any function of <= 12 arrays works. measure_run and measure_call call a function of
+ * n <= 6 arrays through an n-pointer prototype (no stack arguments), one of more arrays through this one. */
 typedef void (*measure_fn)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *,
                            void *);
 

@@ -24,10 +24,13 @@
 #include "search/measure.h"
 
 static int failures;
+static int quiet; /* negative controls: count failures without printing them */
 #define FAIL(...)                                                                                                    \
     do {                                                                                                             \
-        fprintf(stderr, "FAIL: " __VA_ARGS__);                                                                       \
-        fputc('\n', stderr);                                                                                         \
+        if (!quiet) {                                                                                                \
+            fprintf(stderr, "FAIL: " __VA_ARGS__);                                                                   \
+            fputc('\n', stderr);                                                                                     \
+        }                                                                                                            \
         failures++;                                                                                                  \
     } while (0)
 
@@ -169,6 +172,35 @@ static void check_baseline(const ir_func *f, const baseline *b) {
         FAIL("%s (%s): %ld aliased calls, want %ld", f->name, b->cc, aliased_calls - aliased_before, 2 * (iters + 2));
 }
 
+/* Negative control for check_one: a "function" that copies arg1 into out1 (wrong_len limbs) must be caught. */
+static uint32_t wrong_len;
+static void wrong_fn(void *o, void *a1, void *a2, void *a3, void *a4, void *a5, void *a6, void *a7, void *a8, void *a9,
+                     void *a10, void *a11) {
+    (void)a2, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7, (void)a8, (void)a9, (void)a10, (void)a11;
+    memmove(o, a1, wrong_len * sizeof(uint64_t));
+}
+
+static void check_negative_control(const ir_func *f) {
+    baseline fake;
+    memset(&fake, 0, sizeof fake);
+    fake.fn = wrong_fn;
+    snprintf(fake.cc, sizeof fake.cc, "wrong");
+    wrong_len = f->arr[0].len;
+    uint64_t in[MEASURE_MAX_ARGS][MAXL];
+    memset(in, 0, sizeof in);
+    for (uint32_t j = 0; j < f->narr; j++)
+        if (!f->arr[j].is_output)
+            fill(&f->arr[j], in[j], 0);
+    int before = failures;
+    quiet = 1;
+    check_one(f, &fake, in);
+    quiet = 0;
+    if (failures == before)
+        FAIL("%s: a wrong function (out1 = arg1) passed the comparison with ir_eval", f->name);
+    else
+        failures = before;
+}
+
 /* measure_new's inputs: within bounds, outputs first then inputs, the same for the same seed. */
 static void check_ctx_inputs(const ir_func *f, const measure_ctx *m) {
     if (measure_nargs(m) != (int)f->narr) {
@@ -233,6 +265,7 @@ static void test_fiat(const char *dir, const char *file, const char *name) {
             ir_func_free(f);
             return;
         }
+    check_negative_control(f);
     baseline b[2];
     const char *ccs[2] = {"gcc", "clang"};
     int built = 0;
