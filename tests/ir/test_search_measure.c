@@ -324,6 +324,14 @@ static void test_fiat(const char *dir, const char *file, const char *name) {
                     printf("%s %s over %d runs: min %.1f max %.1f (spread %.1f%%)\n", name, ccs[i], runs, mn, mx,
                            100.0 * (mx - mn) / mn);
                 }
+                double rmn = all[0][0] / all[1][0], rmx = rmn;
+                for (int r = 1; r < runs && r < 64; r++) {
+                    double q = all[0][r] / all[1][r];
+                    rmn = q < rmn ? q : rmn;
+                    rmx = q > rmx ? q : rmx;
+                }
+                printf("%s gcc/clang over %d runs: min %.3f max %.3f (spread %.1f%%)\n", name, runs, rmn, rmx,
+                       100.0 * (rmx - rmn) / rmn);
             }
             /* caller-held batch sizes: calibrated once, then reused */
             uint64_t calls[2] = {0, 0};
