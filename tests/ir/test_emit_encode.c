@@ -667,6 +667,22 @@ static void compare_all(void)
     }
     printf("emit_asm output: %zu of %zu functions (%zu instructions, %zu bytes) equal to gas's bytes\n", same, nems,
            insns, bytes);
+    /* the mnemonics that occurred (so a form emit_asm starts to write shows up here) */
+    char seen[2048] = "";
+    size_t sl = 0;
+    for (size_t i = 0; i < nems; i++)
+        for (const char *p = ems[i].text; (p = strstr(p, "\n\t")); p += 2) {
+            size_t k = 0;
+            while (p[2 + k] && p[2 + k] != ' ' && p[2 + k] != '\t' && p[2 + k] != '\n')
+                k++;
+            if (p[2] == '.' || !k || k > 12)
+                continue;
+            char w[16];
+            snprintf(w, sizeof w, " %.*s ", (int)k, p + 2);
+            if (!strstr(seen, w) && sl + k + 2 < sizeof seen)
+                sl += (size_t)snprintf(seen + sl, sizeof seen - sl, "%s", w + (sl ? 1 : 0));
+        }
+    printf("mnemonics in emit_asm's output:%s\n", seen);
 out:
     free(obj);
     free(all.s);
