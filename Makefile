@@ -9,6 +9,7 @@
 #   make build                configure and build only
 #   make bench                build, then benchmark against libsodium and OpenSSL into bench/results/
 #   make bench-check          build, then time `ecopt check` on four multiplies (bench/check_times.c)
+#   make bench-opt            build, then `ecopt opt` on CryptOpt's table of primes (bench/optimizer-table; long)
 #   make regen                rewrite the generated code (src/curve/generated/) from its generator
 #   make clean                remove build/
 
@@ -36,12 +37,12 @@ endif
 
 ECOPT_BIN := $(BUILD)/tools/ecopt
 
-.PHONY: all build test test-slow demo bench bench-check regen deps clean help
+.PHONY: all build test test-slow demo bench bench-check bench-opt regen deps clean help
 
 all: build
 
 help:
-	@sed -n '4,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '4,15p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	scripts/install-deps.sh
@@ -79,6 +80,13 @@ bench-check:
 	@[ "$(SANITIZE)" = 0 ] || { echo "make bench-check: not with SANITIZE=1" >&2; exit 2; }
 	$(MAKE) --no-print-directory build
 	$(BUILD)/bench/check_times $(BENCH_CHECK_ARGS)
+
+# BENCH_OPT_ARGS passes options to bench/optimizer-table (--evals N --only SUBSTR --timeout S --out DIR); at most
+# 15 minutes a row with the default budget.
+bench-opt:
+	@[ "$(SANITIZE)" = 0 ] || { echo "make bench-opt: not with SANITIZE=1" >&2; exit 2; }
+	$(MAKE) --no-print-directory build
+	bench/optimizer-table --ecopt $(ECOPT_BIN) $(BENCH_OPT_ARGS)
 
 # The generated fixed-base table; ctest's generated.base_table fails when the committed file differs.
 regen:
