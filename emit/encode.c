@@ -61,10 +61,21 @@ static const reginfo REGS[] = {
 };
 #define NREGS (sizeof REGS / sizeof REGS[0])
 
+/* name (NUL-terminated) is exactly s[0..n) */
+static inline bool eqn(const char *name, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (name[i] != s[i])
+            return false;
+    return !name[n];
+}
+
 static const reginfo *find_reg(const char *s, size_t n)
 {
+    if (n < 2 || n > 5)
+        return NULL;
     for (size_t i = 0; i < NREGS; i++)
-        if (strlen(REGS[i].name) == n && !memcmp(REGS[i].name, s, n))
+        if (REGS[i].name[1] == s[1] && eqn(REGS[i].name, s, n))
             return &REGS[i];
     return NULL;
 }
@@ -141,7 +152,7 @@ static int find_cc(const char *s, size_t n)
 {
     for (int i = 0; i < 16; i++)
         for (int j = 0; CC_NAMES[i][j]; j++)
-            if (strlen(CC_NAMES[i][j]) == n && !memcmp(CC_NAMES[i][j], s, n))
+            if (eqn(CC_NAMES[i][j], s, n))
                 return i;
     return -1;
 }
@@ -189,7 +200,7 @@ static int find_mn(const char *s, size_t n, mnres *r)
         if (pass && (n < 2 || (s[n - 1] != 'q' && s[n - 1] != 'l')))
             break;
         for (size_t i = 0; i < NMNS; i++)
-            if (strlen(MNS[i].name) == m && !memcmp(MNS[i].name, s, m)) {
+            if (MNS[i].name[0] == s[0] && eqn(MNS[i].name, s, m)) {
                 r->k = MNS[i].k;
                 r->mn = MNS[i].mn;
                 r->suffix = pass ? (s[n - 1] == 'q' ? 64u : 32u) : 0u;
@@ -268,6 +279,8 @@ static int parse_num(const char *s, size_t n, uint64_t *v, bool *neg)
             x = x << 4 | d;
         }
     } else {
+        if (n > 1 && s[0] == '0')
+            return -1; /* gas reads a leading 0 as octal */
         for (size_t i = 0; i < n; i++) {
             if (s[i] < '0' || s[i] > '9')
                 return -1;
@@ -323,7 +336,7 @@ static int parse_opnd(ectx *c, const char *s, size_t n, opnd *o)
         size_t m = n - 1;
         const char *t = trim(s + 1, &m);
         if (parse_num(t, m, &o->imm, &o->imm_neg) < 0)
-            return fail(c, "bad immediate '%.*s' (decimal or 0x hex, 64 bits)", (int)n, s);
+            return fail(c, "bad immediate '%.*s' (decimal without leading zeros or 0x hex, 64 bits)", (int)n, s);
         return 0;
     }
     /* memory: [disp](base[,index[,scale]]) */
@@ -528,7 +541,7 @@ static int encode_line(ectx *c, const char *s, size_t n, uint8_t *out, size_t *o
             return -1;
         if (m.k == K_MOV && ((o[0].k == O_REG && o[0].reg->bits == 128) || (o[1].k == O_REG && o[1].reg->bits == 128))) {
             /* movq between a GPR and an xmm register */
-            if (m.suffix == 32 || o[0].k != O_REG || o[1].k != O_REG || (o[0].reg->bits == 128) == (o[1].reg->bits == 128))
+            if (m.suffix != 64 || o[0].k != O_REG || o[1].k != O_REG || (o[0].reg->bits == 128) == (o[1].reg->bits == 128))
                 return fail(c, "movq with an xmm register: want movq %%gpr64, %%xmmN or movq %%xmmN, %%gpr64");
             const reginfo *g = o[0].reg->bits == 128 ? o[1].reg : o[0].reg;
             if (g->bits != 64)

@@ -371,66 +371,87 @@ static const char *const BAD[] = {
     "mulx $1, %rax, %rbx",     "movabsq $1, %eax",       "addq 99999999999(%rax), %rbx",
     "addq $99999999999999999999, %rax",                  "testq (%rax), %rbx",      "cmovcq $1, %rax",
     "adcx %rax, 8(%rsp)",      "mov $1, 8(%rax)",        "movq %al, %rbx",          "nop",
+    "addq $017, %rax",         "movq 010(%rax), %rbx",   "mov %xmm1, %rsi",         "movl %rax, %xmm0",
 };
 
-static void test_forms(void)
+/* the lines L as one function assembled by gas, split into instructions by Zydis' decoder, each compared with
+ * encode_asm_text's encoding of the line alone, then the whole text at once. 0 when all are equal. */
+static int compare_lines(const lines *L, const char *what)
 {
-    lines L = { 0 };
-    gen_forms(&L);
     sbuf s = { 0 };
     sb_add(&s, "\t.text\n\t.globl\tenc_forms\n\t.type\tenc_forms, @function\nenc_forms:\n");
-    for (size_t i = 0; i < L.n; i++)
-        sb_add(&s, "\t%s\n", L.v[i]);
+    for (size_t i = 0; i < L->n; i++)
+        sb_add(&s, "\t%s\n", L->v[i]);
     sb_add(&s, "\t.size\tenc_forms, .-enc_forms\n\t.section\t.note.GNU-stack,\"\",@progbits\n");
     char path[700], err[1024];
-    snprintf(path, sizeof path, "%s/forms.S", dir);
+    snprintf(path, sizeof path, "%s/%s.S", dir, what);
     check_code gas;
     memset(&gas, 0, sizeof gas);
+    size_t off = 0, bad = 0, nbytes = 0;
     if (write_file(path, s.s, s.n) < 0) {
         FAIL("cannot write %s", path);
+        bad++;
         goto out;
     }
     if (check_code_read(path, "enc_forms", &gas, err, sizeof err) < 0) {
-        FAIL("the assembler: %s", err);
+        FAIL("%s: the assembler: %s", what, err);
+        bad++;
         goto out;
     }
     ZydisDecoder dec;
     ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
-    size_t off = 0, bad = 0, nbytes = 0;
-    for (size_t i = 0; i < L.n && bad < 20; i++) {
+    for (size_t i = 0; i < L->n && bad < 20; i++) {
         ZydisDecodedInstruction in;
         if (off >= gas.size ||
             !ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, NULL, gas.bytes + off, gas.size - off, &in))) {
-            FAIL("forms: gas's bytes end or do not decode at line %zu '%s' (offset %zu)", i + 1, L.v[i], off);
+            FAIL("%s: gas's bytes end or do not decode at line %zu '%s' (offset %zu)", what, i + 1, L->v[i], off);
+            bad++;
             goto out;
         }
         uint8_t *code = NULL;
         size_t len = 0;
         char hm[128], hg[128];
         hex(hg, sizeof hg, gas.bytes + off, in.length);
-        if (encode_asm_text(L.v[i], &code, &len, err, sizeof err) < 0) {
-            FAIL("forms: '%s' (gas: %s): %s", L.v[i], hg, err);
+        if (encode_asm_text(L->v[i], &code, &len, err, sizeof err) < 0) {
+            FAIL("%s: '%s' (gas: %s): %s", what, L->v[i], hg, err);
             bad++;
         } else if (len != in.length || memcmp(code, gas.bytes + off, len)) {
             hex(hm, sizeof hm, code, len);
-            FAIL("forms: '%s': encode_asm_text %s, gas %s", L.v[i], hm, hg);
+            FAIL("%s: '%s': encode_asm_text %s, gas %s", what, L->v[i], hm, hg);
             bad++;
         }
         nbytes += len;
         free(code);
         off += in.length;
     }
-    if (!bad && off != gas.size)
-        FAIL("forms: gas has %zu bytes, the lines decode to %zu", gas.size, off);
+    if (!bad && off != gas.size) {
+        FAIL("%s: gas has %zu bytes, the lines decode to %zu", what, gas.size, off);
+        bad++;
+    }
     /* the whole text at once (directives and label skipped) */
     uint8_t *all = NULL;
     size_t alen = 0;
-    if (encode_asm_text(s.s, &all, &alen, err, sizeof err) < 0)
-        FAIL("forms: the whole text: %s", err);
-    else if (alen != gas.size || memcmp(all, gas.bytes, alen))
-        FAIL("forms: the whole text: %zu bytes, gas %zu, or they differ", alen, gas.size);
+    if (encode_asm_text(s.s, &all, &alen, err, sizeof err) < 0) {
+        FAIL("%s: the whole text: %s", what, err);
+        bad++;
+    } else if (alen != gas.size || memcmp(all, gas.bytes, alen)) {
+        FAIL("%s: the whole text: %zu bytes, gas %zu, or they differ", what, alen, gas.size);
+        bad++;
+    }
     free(all);
-    printf("forms: %zu instruction lines, %zu bytes, %s gas's\n", L.n, nbytes, bad ? "NOT" : "equal to");
+    printf("%s: %zu instruction lines, %zu bytes, %s gas's\n", what, L->n, nbytes, bad ? "NOT" : "equal to");
+out:
+    check_code_free(&gas);
+    free(s.s);
+    return bad ? -1 : 0;
+}
+
+static void test_forms(void)
+{
+    lines L = { 0 };
+    gen_forms(&L);
+    char err[1024];
+    compare_lines(&L, "forms");
     /* refusals */
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         uint8_t *code = (uint8_t *)1;
@@ -458,9 +479,47 @@ static void test_forms(void)
         if (encode_asm_text(NULL, &code, &len, err, sizeof err) == 0)
             FAIL("NULL text accepted");
     }
-out:
-    check_code_free(&gas);
-    free(s.s);
+    /* mutated lines: accepted or refused with a one-line error, never a crash (ASan watches) */
+    {
+        static const char CH[] = "%$(),-0x19afqlr: \t#/*.;\n";
+        uint64_t st = seed ^ 0xf022;
+        unsigned nacc = 0, nref = 0;
+        lines acc = { 0 };
+        for (int t = 0; t < 20000; t++) {
+            char buf[300];
+            snprintf(buf, sizeof buf, "%s", L.v[ep_rand(&st) % L.n]);
+            for (int k = 0, nk = 1 + (int)(ep_rand(&st) % 3); k < nk; k++) {
+                size_t bl = strlen(buf), at = bl ? ep_rand(&st) % bl : 0;
+                switch (ep_rand(&st) % 4) {
+                case 0: memmove(buf + at, buf + at + 1, bl - at); break;                 /* delete */
+                case 1: if (bl) buf[at] = CH[ep_rand(&st) % (sizeof CH - 1)]; break;     /* replace */
+                case 2:                                                                    /* insert */
+                    if (bl + 2 < sizeof buf) {
+                        memmove(buf + at + 1, buf + at, bl - at + 1);
+                        buf[at] = CH[ep_rand(&st) % (sizeof CH - 1)];
+                    }
+                    break;
+                default: buf[at] = 0; break;                                               /* truncate */
+                }
+            }
+            uint8_t *code = NULL;
+            size_t len = 0;
+            err[0] = 0;
+            if (encode_asm_text(buf, &code, &len, err, sizeof err) == 0) {
+                nacc++;
+                if (len && !strchr(buf, '\n') && !strchr(buf, '#') && !strchr(buf, '/') && !strchr(buf, ':'))
+                    ln_add(&acc, "%s", buf); /* one instruction on one line: gas must agree */
+            }
+            else if (code || len || strncmp(err, "line ", 5) || strchr(err, '\n'))
+                FAIL("mutated '%s': error '%s' (want \"line N: ...\", code NULL, len 0)", buf, err);
+            else
+                nref++;
+            free(code);
+        }
+        printf("mutated lines: %u accepted, %u refused with an error\n", nacc, nref);
+        compare_lines(&acc, "accepted-mutants");
+        ln_free(&acc);
+    }
     ln_free(&L);
 }
 
