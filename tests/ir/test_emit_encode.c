@@ -478,6 +478,10 @@ static void test_forms(void)
         free(code);
         if (encode_asm_text(NULL, &code, &len, err, sizeof err) == 0)
             FAIL("NULL text accepted");
+        size_t ml = 99;
+        if (encode_exec_map(NULL, 0, &ml) || ml || encode_exec_map((const uint8_t *)"\xc3", 0, &ml) || ml)
+            FAIL("encode_exec_map of nothing: want NULL and maplen 0");
+        encode_exec_unmap(NULL, 0);
     }
     /* mutated lines: accepted or refused with a one-line error, never a crash (ASan watches) */
     {
