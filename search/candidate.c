@@ -90,23 +90,78 @@ static int cmp_edge(const void *a, const void *b)
     return 0;
 }
 
-/* The decision bytes that change the code of node x (EMIT_ASM_D_ADC0 is left out: the checker does not prove it). */
-static unsigned node_choices(const ir_node *x, uint8_t *out)
+/* The constant operand of x (IR_NOVAL when none). */
+static ir_val const_arg(const ir_func *f, const ir_node *x)
 {
+    for (int a = 0; a < x->nargs; a++)
+        if (f->val[x->arg[a]].is_const)
+            return x->arg[a];
+    return IR_NOVAL;
+}
+
+/* The decision bytes that change the code of node x of f, each once (EMIT_ASM_D_ADC0 is left out: the checker does
+ * not prove it). The decision bits that emit/emit_asm.h may not define yet are used only when it does. */
+static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
+{
+    uint8_t base[CAND_MAX_CHOICES];
     unsigned k = 0;
-    out[k++] = 0;
+    base[k++] = 0;
     switch (x->op) {
     case IR_ADDCARRYX:
-        out[k++] = EMIT_ASM_D_OF;
+        base[k++] = EMIT_ASM_D_OF;
         break;
     case IR_MULX:
-        out[k++] = EMIT_ASM_D_RDX_A;
-        out[k++] = EMIT_ASM_D_RDX_B;
+        base[k++] = EMIT_ASM_D_RDX_A;
+        base[k++] = EMIT_ASM_D_RDX_B;
         break;
+#ifdef EMIT_ASM_D_BZHI
+    case IR_AND: { /* a mask 2^j - 1, 1 <= j <= 63 */
+        ir_val c = const_arg(f, x);
+        if (c != IR_NOVAL && f->val[x->res[0]].width == 64) {
+            ir_u128 m = f->val[c].k;
+            if (m != 0 && m < ((ir_u128)1 << 63) && ((m + 1) & m) == 0)
+                base[k++] = EMIT_ASM_D_BZHI;
+        }
+        break;
+    }
+#endif
+#ifdef EMIT_ASM_D_CMUL_MASK
+    case IR_MUL: /* by a constant >= 2: lea, imul, or shl for a power of two */
+    case IR_SHL: {
+        ir_val c = const_arg(f, x);
+        if (c == IR_NOVAL || f->val[x->res[0]].width != 64)
+            break;
+        ir_u128 m = f->val[c].k;
+        if (x->op == IR_MUL) {
+            if (m < 2 || m > 0x7fffffff)
+                break;
+            base[k++] = EMIT_ASM_D_CMUL_LEA;
+            base[k++] = EMIT_ASM_D_CMUL_IMUL;
+            if ((m & (m - 1)) == 0)
+                base[k++] = EMIT_ASM_D_CMUL_SHL;
+        } else {
+            if (m >= 1 && m <= 3)
+                base[k++] = EMIT_ASM_D_CMUL_LEA;
+            if (m >= 1 && m <= 30)
+                base[k++] = EMIT_ASM_D_CMUL_IMUL;
+        }
+        break;
+    }
+#endif
     default:
         break;
     }
-    return k;
+    (void)const_arg;
+    unsigned n = 0;
+    for (unsigned i = 0; i < k; i++)
+        out[n++] = base[i];
+#ifdef EMIT_ASM_D_XMM
+    /* a result that may be spilled: to the stack (default) or to an xmm register */
+    if (x->nres > 0 && x->op != IR_STORE && 2 * k <= CAND_MAX_CHOICES)
+        for (unsigned i = 0; i < k; i++)
+            out[n++] = (uint8_t)(base[i] | EMIT_ASM_D_XMM);
+#endif
+    return n;
 }
 
 void cand_graph_free(cand_graph *g)
@@ -203,7 +258,7 @@ int cand_graph_build(cand_graph *g, const ir_func *f, char *err, size_t errlen)
         free(fp);
     }
     for (uint32_t v = 0; v < n; v++) {
-        g->nchoices[v] = (uint8_t)node_choices(&f->node[v], g->choices[v]);
+        g->nchoices[v] = (uint8_t)node_choices(f, &f->node[v], g->choices[v]);
         if (g->nchoices[v] > 1)
             g->flexible[g->nflexible++] = v;
     }
@@ -268,9 +323,20 @@ void cand_random(candidate *c, const cand_graph *g, cand_rng *r)
         if (indeg[v] == 0)
             ready[nready++] = v;
     }
+    /* Kahn's algorithm; the ready list is kept in the order nodes became ready, and 3 times in 4 the pick is among
+     * the 4 that became ready last (a randomised depth-first order: the consumers of a value follow it soon, so
+     * fewer values are live at once than in a uniformly random order), else uniform. */
     for (uint32_t k = 0; k < n && nready; k++) {
-        uint32_t i = (uint32_t)cand_rng_below(r, nready), v = ready[i];
-        ready[i] = ready[--nready];
+        uint32_t i;
+        if (cand_rng_below(r, 4) != 0) {
+            uint32_t w = nready < 4 ? nready : 4;
+            i = nready - 1 - (uint32_t)cand_rng_below(r, w);
+        } else {
+            i = (uint32_t)cand_rng_below(r, nready);
+        }
+        uint32_t v = ready[i];
+        memmove(ready + i, ready + i + 1, (nready - i - 1) * sizeof *ready);
+        nready--;
         c->order[k] = v;
         for (uint32_t e = g->succ_start[v]; e < g->succ_start[v + 1]; e++)
             if (--indeg[g->succ[e]] == 0)
@@ -279,8 +345,9 @@ void cand_random(candidate *c, const cand_graph *g, cand_rng *r)
     free(ready);
     for (uint32_t k = 0; k < n; k++)
         c->pos[c->order[k]] = k;
+    /* decisions: the default 3 times in 4, else a random one that applies */
     for (uint32_t v = 0; v < n; v++)
-        c->dec[v] = g->choices[v][cand_rng_below(r, g->nchoices[v])];
+        c->dec[v] = cand_rng_below(r, 4) ? 0 : g->choices[v][cand_rng_below(r, g->nchoices[v])];
 }
 
 /* Move node v from its place to position q (shifting the nodes between). */
@@ -327,9 +394,17 @@ cand_mutation cand_mutate(candidate *c, const cand_graph *g, cand_rng *r)
                 hi = c->pos[g->succ[e]];
         if (hi - lo < 2)
             continue;
-        uint32_t q = lo + (uint32_t)cand_rng_below(r, hi - lo - 1u);
-        if (q >= c->pos[v])
-            q++;
+        uint32_t q;
+        uint64_t how = cand_rng_below(r, 4);
+        if (how == 0 && lo != c->pos[v])
+            q = lo; /* right after its last predecessor */
+        else if (how == 1 && hi - 1 != c->pos[v])
+            q = hi - 1; /* right before its first successor */
+        else {
+            q = lo + (uint32_t)cand_rng_below(r, hi - lo - 1u);
+            if (q >= c->pos[v])
+                q++;
+        }
         move_to(c, v, q);
         return CAND_MUT_MOVE;
     }

@@ -74,16 +74,19 @@ void cand_free(candidate *c);
 /* cand_copy — dst = src (same graph; dst initialised with cand_init). */
 void cand_copy(candidate *dst, const candidate *src);
 
-/* cand_random — a random legal order (Kahn's algorithm picking uniformly among the ready nodes) and a random
- * applicable decision for every node. */
+/* cand_random — a random legal order (Kahn's algorithm; 3 picks in 4 among the 4 nodes that became ready last, a
+ * randomised depth-first order that keeps few values live, else uniformly among the ready nodes) and per node the
+ * default decision 0 (3 times in 4) or a random applicable one. */
 void cand_random(candidate *c, const cand_graph *g, cand_rng *r);
 
 /* What cand_mutate did. */
 typedef enum { CAND_MUT_MOVE = 0, CAND_MUT_DECISION = 1, CAND_MUT_NONE = 2 } cand_mutation;
 
 /* cand_mutate — one random mutation of c in place: with probability 1/2 a decision change (when some node has a
- * choice), else a move of one node to a uniformly chosen other position in its legal window (a node whose window
- * holds only its own place is re-drawn, up to a bound; CAND_MUT_NONE when nothing could change). */
+ * choice), else a move of one node to another position in its legal window: 1 time in 4 right after its last
+ * predecessor, 1 in 4 right before its first successor (moves that shorten live ranges at once), else uniformly
+ * (a node whose window holds only its own place is re-drawn, up to a bound; CAND_MUT_NONE when nothing could
+ * change). */
 cand_mutation cand_mutate(candidate *c, const cand_graph *g, cand_rng *r);
 
 /* cand_valid — c is a permutation of g's nodes respecting every edge, and each decision applies to its node. */
