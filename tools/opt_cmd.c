@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "gen/gen.h"
 #include "ir/ir.h"
+#include "search/measure.h"
 #include "search/search.h"
 
 const char cli_opt_help[] =
@@ -309,6 +310,11 @@ int cli_cmd_opt(int argc, char **argv)
         if ((rc = parse_u64(o_cpu, 0, 4095, &v)) != CLI_OK)
             return rc;
         so.cpu = (int)v;
+    }
+    if (o_cpu->given) { /* a CPU this process may not run on is bad input, not a failed search */
+        char perr[256];
+        if (measure_pin(so.cpu, perr, sizeof perr) < 0)
+            return cli_fail(CLI_USAGE, "--cpu", "%s", perr);
     }
     so.quiet = o_quiet->given != 0;
     so.hidden = o_hidden->given != 0;
