@@ -307,11 +307,89 @@ void cand_copy(candidate *dst, const candidate *src)
     memcpy(dst->dec, src->dec, src->n);
 }
 
+/* A random post-order of the predecessor graph from the sinks (nodes without successors, the stores, taken in
+ * f's order): every node comes right after the last of its operands' subtrees, so values are computed just
+ * before their use (few live at once, as in Sethi and Ullman, "The generation of optimal code for arithmetic
+ * expressions", JACM 17(4), 1970). Operands are visited in random order. A post-order lists every predecessor
+ * first, so it is legal. The producer of a carry operand is visited last (right before its consumer). Returns -1 when memory runs out (order untouched). */
+static int random_postorder(candidate *c, const cand_graph *g, cand_rng *r)
+{
+    uint32_t n = g->n, k = 0, sp = 0;
+    uint8_t *seen = calloc(n, 1);
+    uint32_t *stack = malloc(n * sizeof *stack), *next = malloc(n * sizeof *next), *perm = NULL;
+    size_t npred = g->pred_start[n];
+    perm = malloc((npred + 1) * sizeof *perm);
+    if (!seen || !stack || !next || !perm) {
+        free(seen);
+        free(stack);
+        free(next);
+        free(perm);
+        return -1;
+    }
+    /* a random order of each node's predecessors */
+    memcpy(perm, g->pred, npred * sizeof *perm);
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t b = g->pred_start[v], m = g->pred_start[v + 1] - b;
+        for (uint32_t i = m; i > 1; i--) {
+            uint32_t j = (uint32_t)cand_rng_below(r, i), t = perm[b + i - 1];
+            perm[b + i - 1] = perm[b + j];
+            perm[b + j] = t;
+        }
+        /* the producer of a carry operand last: it then sits right before v, and nothing in between overwrites
+         * the flag that holds the carry (no setc/seto needed) */
+        const ir_node *x = &g->f->node[v];
+        for (uint32_t i = 0; i + 1 < m; i++) {
+            bool carry = false;
+            for (int a = 0; a < x->nargs; a++) {
+                const ir_value *val = &g->f->val[x->arg[a]];
+                carry |= !val->is_const && val->width == 1 && val->node == perm[b + i];
+            }
+            if (carry) {
+                uint32_t t = perm[b + i];
+                memmove(perm + b + i, perm + b + i + 1, (m - i - 1) * sizeof *perm);
+                perm[b + m - 1] = t;
+                break;
+            }
+        }
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t root = 0; root < n; root++) {
+            /* pass 0: the sinks; pass 1: anything left (none after dead-code elimination) */
+            if (seen[root] || (pass == 0 && g->succ_start[root + 1] != g->succ_start[root]))
+                continue;
+            seen[root] = 1;
+            stack[sp] = root;
+            next[sp++] = 0;
+            while (sp) {
+                uint32_t v = stack[sp - 1], b = g->pred_start[v], m = g->pred_start[v + 1] - b;
+                if (next[sp - 1] < m) {
+                    uint32_t u = perm[b + next[sp - 1]++];
+                    if (!seen[u]) {
+                        seen[u] = 1;
+                        stack[sp] = u;
+                        next[sp++] = 0;
+                    }
+                } else {
+                    c->order[k++] = v;
+                    sp--;
+                }
+            }
+        }
+    free(seen);
+    free(stack);
+    free(next);
+    free(perm);
+    return 0;
+}
+
 void cand_random(candidate *c, const cand_graph *g, cand_rng *r)
 {
     uint32_t n = g->n, nready = 0;
     /* c->pos is used as the remaining in-degree while the order is built, then rewritten */
-    uint32_t *indeg = c->pos, *ready = malloc(n * sizeof *ready);
+    uint32_t *indeg = c->pos, *ready = NULL;
+    if ((cand_rng_next(r) & 1) && random_postorder(c, g, r) == 0)
+        goto decisions;
+    ready = malloc(n * sizeof *ready);
     if (!ready) { /* keep f's own order: legal */
         for (uint32_t k = 0; k < n; k++)
             c->order[k] = c->pos[k] = k;
@@ -343,6 +421,7 @@ void cand_random(candidate *c, const cand_graph *g, cand_rng *r)
                 ready[nready++] = g->succ[e];
     }
     free(ready);
+decisions:
     for (uint32_t k = 0; k < n; k++)
         c->pos[c->order[k]] = k;
     /* decisions: the default 3 times in 4, else a random one that applies */

@@ -74,9 +74,11 @@ void cand_free(candidate *c);
 /* cand_copy — dst = src (same graph; dst initialised with cand_init). */
 void cand_copy(candidate *dst, const candidate *src);
 
-/* cand_random — a random legal order (Kahn's algorithm; 3 picks in 4 among the 4 nodes that became ready last, a
- * randomised depth-first order that keeps few values live, else uniformly among the ready nodes) and per node the
- * default decision 0 (3 times in 4) or a random applicable one. */
+/* cand_random — a random legal order and per node the default decision 0 (3 times in 4) or a random applicable
+ * one. The order is, with probability 1/2 each, a random post-order of the predecessor graph from the stores
+ * (every value computed just before the subtree that uses it) or Kahn's algorithm picking 3 times in 4 among the 4
+ * nodes that became ready last (a randomised depth-first order), else uniformly among the ready nodes. Both keep
+ * few values live at once, unlike a uniformly random topological order. */
 void cand_random(candidate *c, const cand_graph *g, cand_rng *r);
 
 /* What cand_mutate did. */
