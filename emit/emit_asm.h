@@ -10,8 +10,9 @@
  *
  * ABI: System V AMD64 with the fiat signature (emit/emit_c.h): every output array (declaration order), then every
  * input array, each a pointer to 64-bit limbs; the first six in rdi rsi rdx rcx r8 r9, the others on the stack at
- * 8(%rsp), 16(%rsp), ... at entry. Clobbers: rax rcx rdx rsi rdi r8-r11 and the flags; rbx rbp r12-r15 are pushed
- * and popped when used. Spills go to 8-byte slots at 0(%rsp), 8(%rsp), ... after `sub $N, %rsp` (no red zone used).
+ * 8(%rsp), 16(%rsp), ... at entry. Clobbers: rax rcx rdx rsi rdi r8-r11, xmm0-15 and the flags; rbx rbp r12-r15
+ * are pushed and popped when used. Spills go to 8-byte slots at 0(%rsp), 8(%rsp), ... after `sub $N, %rsp` (no red
+ * zone used), or to xmm0-15 (EMIT_ASM_D_XMM).
  *
  * Schedule: instructions follow the IR's node order. Loads are lazy: an input limb is read where it is used (as a
  * memory operand of add/adcx/mulx/..., or into a register), possibly more than once, but never after the first
@@ -19,12 +20,16 @@
  * registers or stack slots first. So the IR's alias rule (every load of an aliased input before the first store to
  * the output) holds for the machine code too, and stores keep their order.
  *
- * Instructions: mov/movabs/movzbl, lea (adds without a carry-out, constant multiples 2 3 4 5 8 9, small shifts
- * left), imul (other constant multiples, 64-bit products), mulx (one operand in rdx), add/adc/adcx/adox for
- * addcarryx (CF chain by default, OF chain per decision), sub/sbb for subborrowx, shrd, shr, shl, and, or, xor, not,
- * neg (a carry-in that lives in a register back into CF), test + cmovnz for cmovznz (cmovc/cmovo when the condition
- * is still in the flag), setc/seto + movzbl when a carry in a flag must outlive the next flag write, clc/stc for
- * a constant carry-in when another chain's flag is live.
+ * Instructions (every mnemonic the emitter can write, AT&T syntax as GNU as reads it; the Zydis encoder of the
+ * measurement path parses exactly these): movq movl movabsq movzbl (register moves, loads, stores, immediates);
+ * leaq (adds without a carry-out, constant multiples 2 3 4 5 8 9 and two-lea products such as 19 = 1 + 2*9,
+ * small shifts left); imulq (2 and 3 operands: other constant multiples, 64-bit products); mulx (one operand in
+ * rdx); addq adcq adcx adox for addcarryx (CF chain by default, OF chain per decision); subq sbbq for subborrowx;
+ * shrdq shrq shlq; andq andl orq xorq xorl notq; bzhiq (a mask 2^k-1, per decision, k from a register: Intel SDM
+ * vol. 2A "BZHI"); negq (a carry-in that lives in a register back into CF); testq + cmovnzq for cmovznz
+ * (cmovcq/cmovoq when the condition is still in the flag); setc/seto/sete + movzbl when a carry in a flag must
+ * outlive the next flag write; clc/stc for a constant carry-in when another chain's flag is live; pushq popq ret;
+ * movq between a general-purpose and an xmm register (spills to xmm, per decision).
  *
  * Register allocation: deterministic; the 15 usable general-purpose registers; when none is free the value (or
  * argument pointer) whose next use is furthest is spilled (Belady, "A study of replacement algorithms for a
@@ -46,9 +51,26 @@
 #define EMIT_ASM_D_RDX_A 2u /* mulx: put arg[0] in rdx */
 #define EMIT_ASM_D_RDX_B 4u /* mulx: put arg[1] in rdx (neither: an operand already in rdx, else a constant, else
                                the operand used again sooner) */
-#define EMIT_ASM_D_ADC0 8u  /* add of a carry still in CF and a u64 value: `adc $0` instead of setc + movzbl + lea
-                               (off by default: the checker does not yet prove adc(x, 0, c) = x + c by normal form
-                               and its solver times out on the Montgomery multiplies) */
+#define EMIT_ASM_D_ADC0 8u  /* add of a carry still in CF and a u64 value: `adc $0` instead of setc + movzbl + lea.
+                               IGNORED for now (falls back to the default): the checker does not yet prove
+                               adc(x, 0, c) = x + c by normal form and its solver times out on the Montgomery
+                               multiplies, so code using it could never be written (emit_asm.c ADC0_ENABLED) */
+#define EMIT_ASM_D_BZHI 16u /* and with a constant 2^k-1 (1 <= k <= 63): `movl $k, %t; bzhiq %t, a, %t` (no copy of
+                               a, any k; the default is `andq $imm` for k <= 31, `movl` for k = 32, else movabsq +
+                               andq) */
+/* mul by a constant k >= 2, and shl by a constant (a multiply by 2^k): how (a 2-bit field; 0 = the default:
+ * lea for 2 3 4 5 8 9 (shl: k <= 3), imul otherwise (shl: shlq)). A choice that does not apply to the node falls
+ * back to the default: SHL needs a power of two; LEA one or two leas (k = p, p*q, 1 + s*p or p + s with p, q in
+ * {2,3,4,5,8,9} and s in {1,2,4,8}; shl: k <= 3); IMUL a multiple that fits imul (any mul; shl: k <= 30). shlq and
+ * imulq write the flags, lea does not. */
+#define EMIT_ASM_D_CMUL_MASK 0x60u
+#define EMIT_ASM_D_CMUL_SHL 0x20u
+#define EMIT_ASM_D_CMUL_LEA 0x40u
+#define EMIT_ASM_D_CMUL_IMUL 0x60u
+#define EMIT_ASM_D_XMM 128u /* when this node's result must be spilled: to a free xmm register (movq; xmm0-15, all
+                               caller-saved in System V) instead of a stack slot; reloaded with movq into a register
+                               before use (an xmm copy is no memory operand). Falls back to a slot when all 16 are
+                               taken. Argument pointers always spill to slots. */
 
 typedef struct {
     unsigned ninsns;   /* instructions in the function, prologue and ret included */
@@ -57,6 +79,8 @@ typedef struct {
     unsigned nslots;   /* 8-byte stack slots (frame = 8 * nslots bytes) */
     unsigned nsaved;   /* callee-saved registers pushed */
     unsigned nflags;   /* carries materialised from a flag (setc/seto + movzbl) */
+    unsigned nxmm;     /* values spilled to an xmm register (movq gpr -> xmm); their reloads count in nreloads */
+    unsigned nxmmregs; /* distinct xmm registers used */
 } emit_asm_stats;
 
 typedef struct {
@@ -64,13 +88,16 @@ typedef struct {
     bool hidden;                /* add `.hidden sym` (built into the library) */
     const uint8_t *decisions;   /* NULL (all 0) or f->nnode bytes of EMIT_ASM_D_* */
     const char *command;        /* for the header comment ("ecopt ..."); NULL: none */
+    const char *header_extra;   /* NULL, or lines put verbatim at the end of the header comment (source hash, seed,
+                                   ticks, verdict, ...): each line must start with " * " and none may contain
+                                   the comment's end; a final newline is optional */
     emit_asm_stats *stats;      /* filled when not NULL */
 } emit_asm_opts;
 
 /* emit_asm — the .S text for the lowered function f (opts NULL: defaults). On success *out is a NUL-terminated
  * heap string (free it) of *len bytes (len may be NULL) and 0 is returned. On error -1 with err (size errlen) one
  * line: "node 12 (mulx.32): only size 64 is supported", "value x3 is u128: lower the function first (ir_lower)",
- * "symbol '1x' is not an identifier", "out of memory", ... */
+ * "symbol '1x' is not an identifier", "header_extra line 2 does not start with \" * \"", "out of memory", ... */
 int emit_asm(const ir_func *f, const emit_asm_opts *opts, char **out, size_t *len, char *err, size_t errlen);
 
 #endif

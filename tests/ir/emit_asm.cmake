@@ -1,10 +1,12 @@
 # emit_asm.cmake — the assembly emitter (emit/emit_asm.c): lowered IR to x86-64 .S, assembled with cc, run against
 # the interpreter on edge and random inputs (also with outputs aliasing inputs), no branch in the object; generated
-# functions, fiat-crypto's, and hand-made programs that force spills, stack arguments and flag clobbers.
-#   emit.asm   test_emit_asm --iters 10000 --fiat ../shared/fiat-json
-#   emit.asm.check  the same linked with the checker (when check/check.c and check/exec.c exist): each default
-#                   emission goes through check_file; any rejection but "unproved" fails (--require-proved: any
-#                   verdict but PROVED)
+# functions, fiat-crypto's, and hand-made programs (emit_progs.c, ep_rprogs) that force spills (to the stack and to
+# xmm registers), stack arguments and flag clobbers; each with the default decisions, random ones (every bit of
+# every node, EMIT_ASM_D_*) and a random schedule.
+#   emit.asm   test_emit_asm --iters 10000 --fiat ../shared/fiat-json (random decisions: iters / 4 inputs)
+#   emit.asm.check  the same linked with the checker (when check/check.c and check/exec.c exist): each emission with
+#                   default and with random decisions goes through check_file and must be PROVED
+#                   (--require-proved; the random schedules are run, not checked: --check-shuffled)
 
 get_filename_component(EMIT_ASM_FIAT_DIR "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
 
@@ -22,6 +24,6 @@ if(TARGET ecopt_check AND EXISTS ${CMAKE_SOURCE_DIR}/check/check.c AND EXISTS ${
   target_compile_definitions(test_emit_asm_check PRIVATE ECOPT_HAVE_CHECK=1)
   target_link_libraries(test_emit_asm_check PRIVATE ecopt_check ecopt_emit ecopt_gen ecopt_ir PkgConfig::CJSON
                                                     ${CMAKE_DL_LIBS})
-  add_test(NAME emit.asm.check COMMAND test_emit_asm_check --iters 300 --fiat ${EMIT_ASM_FIAT_DIR})
+  add_test(NAME emit.asm.check COMMAND test_emit_asm_check --iters 300 --require-proved --fiat ${EMIT_ASM_FIAT_DIR})
   set_tests_properties(emit.asm.check PROPERTIES LABELS ir SKIP_RETURN_CODE 77)
 endif()

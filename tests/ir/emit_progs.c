@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -570,6 +571,299 @@ const ep_prog *ep_find(const char *name)
         if (!strcmp(ep_progs[i].name, name))
             return &ep_progs[i];
     return NULL;
+}
+
+/* ---- programs for the register allocator and the flag handling of emit/emit_asm.c ------------------------ */
+
+/* carries: c0 outlives an imul (flag write) and is used as a value and as a carry-in; a borrow in CF selects;
+ * a carry that was clobbered selects from a register; u1 results of lnot, casts, not on u1 */
+static const char T_h_flags[] =
+    "func h_flags\n"
+    "  in a[4] 0..0xffffffff\n"
+    "  in b[4] 0..0xffffffff\n"
+    "  out o[12]\n"
+    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  a2:u64 = load a[2]\n  a3:u64 = load a[3]\n"
+    "  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n  b2:u64 = load b[2]\n  b3:u64 = load b[3]\n"
+    "  s0:u64, c0:u1 = addcarryx.64 0:u1, a0, b0\n"
+    "  m1:u64 = mul a1, 19\n"
+    "  s1:u64, c1:u1 = addcarryx.64 c0, m1, b1\n"
+    "  t1:u64 = add c1, a2\n"
+    "  s2:u64, c2:u1 = addcarryx.64 c1, a2, 0\n"
+    "  d0:u64, w0:u1 = subborrowx.64 0:u1, a3, b3\n"
+    "  d1:u64, w1:u1 = subborrowx.64 w0, a0, b1\n"
+    "  k0:u64 = cmovznz w1, d0, d1\n"
+    "  k1:u64 = cmovznz c2, a3, t1\n"
+    "  k2:u64 = cmovznz a1, 0xffffffffffffffff, 0\n"
+    "  n0:u64 = not a0\n"
+    "  l0:u1 = lnot a1\n"
+    "  l1:u1 = not l0\n"
+    "  x0:u64 = xor n0, 0xffffffff00000000\n"
+    "  z0:u64 = and x0, 0xfffffffffffff\n"
+    "  z1:u64 = and x0, 0xffffffff\n"
+    "  z2:u64 = or z1, 0x8000000000000000\n"
+    "  r0:u64 = shrd a0, b0, 13\n"
+    "  q0:u64 = shl a1, 3\n  q1:u64 = shl a1, 17\n  q2:u64 = shr b2, 7\n  q3:u64 = add q0, q1\n"
+    "  p0:u64 = mul a2, 3\n  p1:u64 = mul a2, 8\n  p2:u64 = mul q2, 0x100000000\n  p3:u64 = mul a2, q2\n"
+    "  u0:u64 = add p0, p1\n  u1:u64 = add u0, p2\n  u2:u64 = add u1, p3\n  u3:u64 = add u2, 0xfffffffffff\n"
+    "  e0:u1 = cast s2\n"
+    "  e1:u64 = add e0, l1\n"
+    "  e2:u64 = add e1, c0\n"
+    "  e3:u64 = sub 0x100, e2\n"
+    "  f0:u64 = add s1, c2\n"
+    "  s3:u64, c3:u1 = addcarryx.64 1:u1, a3, b2\n"
+    "  f1:u64 = add s3, c3\n"
+    "  f2:u64 = add f1, f0\n"
+    "  store o[0], s0\n  store o[1], f2\n  store o[2], s2\n  store o[3], k0\n  store o[4], k1\n"
+    "  store o[5], k2\n  store o[6], z0\n  store o[7], z2\n  store o[8], r0\n  store o[9], q3\n"
+    "  store o[10], u3\n  store o[11], e3\n"
+    "end\n";
+
+/* twenty-four loads live at once: spills, reloads, the argument pointers spilled too */
+static const char T_h_spill[] =
+    "func h_spill\n"
+    "  in a[24] 0..0xffffff\n"
+    "  out o[2]\n"
+    "  x0:u64 = load a[0]\n  x1:u64 = load a[1]\n  x2:u64 = load a[2]\n  x3:u64 = load a[3]\n"
+    "  x4:u64 = load a[4]\n  x5:u64 = load a[5]\n  x6:u64 = load a[6]\n  x7:u64 = load a[7]\n"
+    "  x8:u64 = load a[8]\n  x9:u64 = load a[9]\n  x10:u64 = load a[10]\n  x11:u64 = load a[11]\n"
+    "  x12:u64 = load a[12]\n  x13:u64 = load a[13]\n  x14:u64 = load a[14]\n  x15:u64 = load a[15]\n"
+    "  x16:u64 = load a[16]\n  x17:u64 = load a[17]\n  x18:u64 = load a[18]\n  x19:u64 = load a[19]\n"
+    "  x20:u64 = load a[20]\n  x21:u64 = load a[21]\n  x22:u64 = load a[22]\n  x23:u64 = load a[23]\n"
+    "  p0:u64, h0:u64 = mulx.64 x11, x12\n  p1:u64, h1:u64 = mulx.64 x10, x13\n"
+    "  p2:u64, h2:u64 = mulx.64 x9, x14\n   p3:u64, h3:u64 = mulx.64 x8, x15\n"
+    "  p4:u64, h4:u64 = mulx.64 x7, x16\n   p5:u64, h5:u64 = mulx.64 x6, x17\n"
+    "  p6:u64, h6:u64 = mulx.64 x5, x18\n   p7:u64, h7:u64 = mulx.64 x4, x19\n"
+    "  p8:u64, h8:u64 = mulx.64 x3, x20\n   p9:u64, h9:u64 = mulx.64 x2, x21\n"
+    "  p10:u64, h10:u64 = mulx.64 x1, x22\n p11:u64, h11:u64 = mulx.64 x0, x23\n"
+    "  s0:u64, c0:u1 = addcarryx.64 0:u1, p0, p1\n  s1:u64, c1:u1 = addcarryx.64 c0, s0, p2\n"
+    "  s2:u64, c2:u1 = addcarryx.64 c1, s1, p3\n  s3:u64, c3:u1 = addcarryx.64 c2, s2, p4\n"
+    "  s4:u64, c4:u1 = addcarryx.64 c3, s3, p5\n  s5:u64, c5:u1 = addcarryx.64 c4, s4, p6\n"
+    "  s6:u64 = add s5, p7\n  s7:u64 = add s6, p8\n  s8:u64 = add s7, p9\n  s9:u64 = add s8, p10\n"
+    "  s10:u64 = add s9, p11\n"
+    "  g0:u64 = add h0, h1\n  g1:u64 = add g0, h11\n  g2:u64 = add g1, c5\n"
+    "  store o[0], s10\n  store o[1], g2\n"
+    "end\n";
+
+/* eight arrays: the last two pointers arrive on the stack; the outputs may alias inputs */
+static const char T_h_stack[] =
+    "func h_stack\n"
+    "  in a[2] 0..0xffffffff\n  in b[2] 0..0xffffffff\n  in c[2] 0..0xffffffff\n"
+    "  in d[2] 0..0xffffffff\n  in e[2] 0..0xffffffff\n  in g[2] 0..0xffffffff\n"
+    "  out o1[2] alias a, b\n  out o2[2] alias g\n"
+    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n"
+    "  c0:u64 = load c[0]\n  c1:u64 = load c[1]\n  d0:u64 = load d[0]\n  d1:u64 = load d[1]\n"
+    "  e0:u64 = load e[0]\n  e1:u64 = load e[1]\n  g0:u64 = load g[0]\n  g1:u64 = load g[1]\n"
+    "  t0:u64 = add a0, g1\n  t1:u64 = add b1, e0\n  t2:u64 = add c0, d1\n  t3:u64 = add g0, a1\n"
+    "  u0:u64 = add t0, t1\n  u1:u64 = add t2, t3\n  u2:u64 = add b0, c1\n  u3:u64 = add d0, e1\n"
+    "  store o1[0], u0\n  store o1[1], u1\n  store o2[0], u2\n  store o2[1], u3\n"
+    "end\n";
+
+/* values loaded from an input used after the first store to an output that may alias it: they must be read
+ * before that store (the emitter loads lazily, so it saves them to slots there) */
+static const char T_h_alias[] =
+    "func h_alias\n"
+    "  in a[4] 0..0xffffffff\n  in b[4] 0..0xffffffff\n"
+    "  out o[4] alias a, b\n"
+    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  a2:u64 = load a[2]\n  a3:u64 = load a[3]\n"
+    "  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n  b2:u64 = load b[2]\n  b3:u64 = load b[3]\n"
+    "  s0:u64 = add a0, b0\n"
+    "  store o[0], s0\n"
+    "  p1:u64, h1:u64 = mulx.64 a1, b1\n  s1:u64 = add p1, a3\n"
+    "  store o[1], s1\n"
+    "  s2:u64, c2:u1 = addcarryx.64 0:u1, a2, b2\n  s3:u64 = add h1, c2\n  t3:u64 = xor s3, b3\n"
+    "  store o[2], s2\n  store o[3], t3\n"
+    "end\n";
+
+/* carries: one live across another chain's flag write (c0 across the subborrowx, w0 across c1's add), carries
+ * needed twice (c1 as a cmov condition and as a carry-in; c2 and c3 as carry-ins and as values), cmov with the
+ * condition still in CF, a constant multiply (lea, imul or shl by decision) between a carry and its use, masks of
+ * the form 2^k-1 (and or bzhi) and a shift left (shl, lea or imul) */
+static const char T_h_carries[] =
+    "func h_carries\n"
+    "  in a[4] 0..0xffffffffffffff\n"
+    "  in b[4]\n"
+    "  out o[10]\n"
+    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  a2:u64 = load a[2]\n  a3:u64 = load a[3]\n"
+    "  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n  b2:u64 = load b[2]\n  b3:u64 = load b[3]\n"
+    "  s0:u64, c0:u1 = addcarryx.64 0:u1, a0, b0\n"
+    "  d0:u64, w0:u1 = subborrowx.64 0:u1, a1, b1\n"
+    "  s1:u64, c1:u1 = addcarryx.64 c0, a1, b1\n"
+    "  e0:u64 = add c0, a2\n"
+    "  d1:u64, w1:u1 = subborrowx.64 w0, a2, b2\n"
+    "  k0:u64 = cmovznz w1, s0, s1\n"
+    "  k1:u64 = cmovznz c1, d0, d1\n"
+    "  s2:u64, c2:u1 = addcarryx.64 c1, a3, b3\n"
+    "  m0:u64 = mul a3, 19\n"
+    "  s3:u64, c3:u1 = addcarryx.64 c2, m0, e0\n"
+    "  t0:u64 = add c3, c2\n"
+    "  t1:u64 = add t0, w1\n"
+    "  k2:u64 = cmovznz c3, t1, s3\n"
+    "  s4:u64, c4:u1 = addcarryx.64 c3, s2, d1\n"
+    "  z0:u64 = and s4, 0x3ffffffffffff\n"
+    "  z1:u64 = and d1, 0x7fffff\n"
+    "  q0:u64 = shl z1, 5\n"
+    "  q1:u64 = shl z1, 2\n"
+    "  m1:u64 = mul a0, 72\n"
+    "  m2:u64 = mul a1, 8\n"
+    "  m3:u64 = mul a2, 41\n"
+    "  m4:u64 = mul z1, 0x123456789\n"
+    "  u0:u64 = add q0, q1\n  u1:u64 = add m1, m2\n  u2:u64 = xor m3, m4\n  u3:u64 = add u0, c4\n"
+    "  store o[0], k0\n  store o[1], k1\n  store o[2], k2\n  store o[3], s3\n  store o[4], z0\n"
+    "  store o[5], u3\n  store o[6], u1\n  store o[7], u2\n  store o[8], t1\n  store o[9], s4\n"
+    "end\n";
+
+/* eight arrays, 3 limbs each input: the last two input pointers arrive on the stack, and with more values live than
+ * registers the pointers in registers are spilled and reloaded too; both outputs may alias inputs */
+static const char T_h_stack8[] =
+    "func h_stack8\n"
+    "  in a[3]\n  in b[3]\n  in c[3]\n  in d[3]\n  in e[3]\n  in g[3]\n"
+    "  out o1[3] alias a, b\n  out o2[3] alias g, e\n"
+    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  a2:u64 = load a[2]\n"
+    "  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n  b2:u64 = load b[2]\n"
+    "  c0:u64 = load c[0]\n  c1:u64 = load c[1]\n  c2:u64 = load c[2]\n"
+    "  d0:u64 = load d[0]\n  d1:u64 = load d[1]\n  d2:u64 = load d[2]\n"
+    "  e0:u64 = load e[0]\n  e1:u64 = load e[1]\n  e2:u64 = load e[2]\n"
+    "  g0:u64 = load g[0]\n  g1:u64 = load g[1]\n  g2:u64 = load g[2]\n"
+    "  p0:u64, h0:u64 = mulx.64 a0, g2\n  p1:u64, h1:u64 = mulx.64 b0, e2\n  p2:u64, h2:u64 = mulx.64 c0, d2\n"
+    "  p3:u64, h3:u64 = mulx.64 a1, g1\n  p4:u64, h4:u64 = mulx.64 b1, e1\n  p5:u64, h5:u64 = mulx.64 c1, d1\n"
+    "  p6:u64, h6:u64 = mulx.64 a2, g0\n  p7:u64, h7:u64 = mulx.64 b2, e0\n  p8:u64, h8:u64 = mulx.64 c2, d0\n"
+    "  s0:u64, k0:u1 = addcarryx.64 0:u1, p0, p1\n  s1:u64, k1:u1 = addcarryx.64 k0, p2, h0\n"
+    "  s2:u64, k2:u1 = addcarryx.64 k1, h1, h2\n  s3:u64, k3:u1 = addcarryx.64 0:u1, p3, p4\n"
+    "  s4:u64, k4:u1 = addcarryx.64 k3, p5, h3\n  s5:u64, k5:u1 = addcarryx.64 k4, h4, h5\n"
+    "  s6:u64, k6:u1 = addcarryx.64 0:u1, p6, p7\n  s7:u64, k7:u1 = addcarryx.64 k6, p8, h6\n"
+    "  s8:u64, k8:u1 = addcarryx.64 k7, h7, h8\n"
+    "  r0:u64, j0:u1 = subborrowx.64 0:u1, s0, a0\n  r1:u64, j1:u1 = subborrowx.64 j0, s1, g1\n"
+    "  r2:u64, j2:u1 = subborrowx.64 j1, s2, e2\n"
+    "  x0:u64 = cmovznz j2, r0, s3\n  x1:u64 = cmovznz k2, s4, r1\n  x2:u64 = cmovznz k5, r2, s5\n"
+    "  y0:u64 = xor s6, d0\n  y1:u64 = xor s7, c2\n  y2:u64 = cmovznz k8, b1, d1\n"
+    "  store o1[0], x0\n  store o1[1], x1\n  store o1[2], x2\n"
+    "  store o2[0], y0\n  store o2[1], y1\n  store o2[2], y2\n"
+    "end\n";
+
+/* built by ep_rprog_build (see below) */
+#define T_GENERATED NULL
+
+const ep_rprog ep_rprogs[] = {
+    { "h_flags", T_h_flags },
+    { "h_spill", T_h_spill },
+    { "h_stack", T_h_stack },
+    { "h_alias", T_h_alias },
+    { "h_carries", T_h_carries },
+    { "h_stack8", T_h_stack8 },
+    { "h_live40", T_GENERATED },
+    { "h_alias4", T_GENERATED },
+};
+const unsigned ep_nrprogs = sizeof ep_rprogs / sizeof ep_rprogs[0];
+
+/* a growing text */
+typedef struct {
+    char *s;
+    size_t n, cap;
+} tbuf;
+
+static void tb(tbuf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tb(tbuf *t, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(t->s ? t->s + t->n : NULL, t->s ? t->cap - t->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0)
+            bdie(__LINE__);
+        if (t->s && (size_t)k < t->cap - t->n) {
+            t->n += (size_t)k;
+            return;
+        }
+        size_t nc = 2 * t->cap + (size_t)k + 4096;
+        char *ns = realloc(t->s, nc);
+        if (!ns)
+            bdie(__LINE__);
+        t->s = ns;
+        t->cap = nc;
+    }
+}
+
+/* h_live40: forty products of input limbs by constants (lea, imul, shl: 2 3 4 5 8 9 16 19 25 72 ...), all live at
+ * once, so more than the 15 registers and the 16 xmm registers: spills to xmm and to the stack; masks 2^k-1 on
+ * some; summed in reverse order */
+static void gen_live40(tbuf *t)
+{
+    static const unsigned K[40] = { 2,  3,  4,  5,  8,  9,  16, 19, 25, 72, 10, 15, 27, 37, 45, 73, 81, 7, 11, 13,
+                                    17, 21, 64, 6,  12, 18, 24, 36, 40, 41, 65, 33, 1000003, 255, 129, 131, 99, 1024,
+                                    3000, 100 };
+    tb(t, "func h_live40\n  in a[8] 0..0xffffffff\n  out o[4]\n");
+    for (int i = 0; i < 8; i++)
+        tb(t, "  x%d:u64 = load a[%d]\n", i, i);
+    for (int j = 0; j < 40; j++)
+        tb(t, "  v%d:u64 = mul x%d, %u\n", j, j % 8, K[j]);
+    for (int j = 0; j < 40; j++)
+        if (j % 3 == 0)
+            tb(t, "  m%d:u64 = and v%d, 0x%llx\n", j, j, (unsigned long long)((1ull << (20 + j % 37)) - 1));
+        else
+            tb(t, "  m%d:u64 = add v%d, 0\n", j, j);
+    tb(t, "  s39:u64 = add m39, 0\n");
+    for (int j = 38; j >= 0; j--)
+        tb(t, "  s%d:u64 = add s%d, m%d\n", j, j + 1, j);
+    /* an addcarryx chain over the raw products, the other way */
+    tb(t, "  r0:u64, c0:u1 = addcarryx.64 0:u1, v0, v39\n");
+    for (int j = 1; j < 20; j++)
+        tb(t, "  r%d:u64, c%d:u1 = addcarryx.64 c%d, r%d, v%d\n", j, j, j - 1, j - 1, 39 - j);
+    tb(t, "  e0:u64, c20:u1 = addcarryx.64 c19, r19, 0\n  e1:u64 = xor v20, v21\n  e2:u64 = mul v22, 3\n");
+    tb(t, "  store o[0], s0\n  store o[1], e0\n  store o[2], e1\n  store o[3], e2\nend\n");
+}
+
+/* h_alias4: the low four limbs of a 4x4-limb product (mulx + addcarryx columns) with the output allowed to be
+ * either input: limb 0 is stored first, so every input limb still needed is read before that store */
+static void gen_alias4(tbuf *t)
+{
+    tb(t, "func h_alias4\n  in a[4]\n  in b[4]\n  out o[4] alias a, b\n");
+    for (int i = 0; i < 4; i++)
+        tb(t, "  a%d:u64 = load a[%d]\n  b%d:u64 = load b[%d]\n", i, i, i, i);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; i + j < 4; j++)
+            tb(t, "  l%d%d:u64, h%d%d:u64 = mulx.64 a%d, b%d\n", i, j, i, j, i, j);
+    /* column k: the lows of i+j = k and the highs of i+j = k-1, summed with carries counted in n<k> */
+    tb(t, "  store o[0], l00\n");
+    for (int k = 1; k < 4; k++) {
+        int m = 0;
+        tb(t, "  z%d_0:u64 = add l0%d, 0\n  n%d_0:u64 = add 0, 0\n", k, k, k);
+        for (int i = 1; i <= k; i++, m++)
+            tb(t, "  z%d_%d:u64, q%d_%d:u1 = addcarryx.64 0:u1, z%d_%d, l%d%d\n  n%d_%d:u64 = add n%d_%d, q%d_%d\n", k,
+               m + 1, k, m + 1, k, m, i, k - i, k, m + 1, k, m, k, m + 1);
+        for (int i = 0; i < k; i++, m++)
+            tb(t, "  z%d_%d:u64, q%d_%d:u1 = addcarryx.64 0:u1, z%d_%d, h%d%d\n  n%d_%d:u64 = add n%d_%d, q%d_%d\n", k,
+               m + 1, k, m + 1, k, m, i, k - 1 - i, k, m + 1, k, m, k, m + 1);
+        if (k > 1)
+            tb(t, "  f%d:u64, g%d:u1 = addcarryx.64 0:u1, z%d_%d, n%d_%d\n  store o[%d], f%d\n", k, k, k, m,
+               k - 1, 2 * (k - 1), k, k);
+        else
+            tb(t, "  store o[%d], z%d_%d\n", k, k, m);
+    }
+    tb(t, "end\n");
+}
+
+ir_func *ep_rprog_build(unsigned i)
+{
+    if (i >= ep_nrprogs)
+        return NULL;
+    tbuf t = { NULL, 0, 0 };
+    const char *text = ep_rprogs[i].text;
+    if (!text) {
+        if (!strcmp(ep_rprogs[i].name, "h_live40"))
+            gen_live40(&t);
+        else
+            gen_alias4(&t);
+        text = t.s;
+    }
+    char err[512];
+    ir_func *f = ir_parse(text, err, sizeof err);
+    if (!f) {
+        fprintf(stderr, "emit_progs.c: %s: %s\n", ep_rprogs[i].name, err);
+        exit(1);
+    }
+    free(t.s);
+    return f;
 }
 
 /* ---- inputs ------------------------------------------------------------------------------------------------------ */

@@ -26,6 +26,23 @@ extern const unsigned ep_nprogs;
 /* ep_find — the program called name, or NULL. */
 const ep_prog *ep_find(const char *name);
 
+/* Hand-made programs for the register allocator and flag handling of the assembly emitter (tests/ir/
+ * test_emit_asm.c; issue 6 "Small hand-made programs force spills and flag clobbers"): carries that outlive another
+ * chain's flag write, carries needed twice, cmov on a condition still in a flag, more values live than registers
+ * (and than xmm registers), more than six arrays (pointers from the stack), outputs that alias inputs. All pass
+ * ir_validate and ir_bounds and are already lowered (u64 and u1 only). */
+typedef struct {
+    const char *name;
+    const char *text; /* IR text form, or NULL when ep_rprog_build generates it */
+} ep_rprog;
+
+extern const ep_rprog ep_rprogs[];
+extern const unsigned ep_nrprogs;
+
+/* ep_rprog_build — program i of ep_rprogs parsed (free with ir_func_free); NULL when i is out of range. A program
+ * that does not parse is a bug in emit_progs.c: it exits with a message. */
+ir_func *ep_rprog_build(unsigned i);
+
 /* ---- random numbers (splitmix64; Steele, Lea, Flood, "Fast splittable pseudorandom number generators",
  * OOPSLA 2014) ------------------------------------------------------------------------------------------------- */
 uint64_t ep_rand(uint64_t *state);

@@ -47,6 +47,7 @@ static int failures;
 static uint64_t seed = 1;
 static long iters = 10000;
 static int require_proved, check_shuffled;
+static unsigned dec_mask = 0xff; /* --dec-mask: the decision bits random variants may set */
 static char dir[512];
 
 /* ---- running a command ------------------------------------------------------------------------------------- */
@@ -192,7 +193,8 @@ static const char *const FORMS[] = { "\tmulx ", "\tadcx ", "\tadox ", "\taddq ",
                                      "\tclc\n", "\tstc\n", "\tnegq ", "\tsetc ", "\tseto ", "\tsete ",
                                      "\tmovzbl ", "\tcmovcq ", "\tcmovnzq ", "\ttestq ", "\tleaq ", "\timulq ",
                                      "\tmovabsq ", "\tshrdq ", "\tshrq ", "\tshlq ", "\tandq ", "\torq ",
-                                     "\txorq ", "\tnotq ", "\tpushq ", "\tpopq ", "\tsubq $" };
+                                     "\txorq ", "\tnotq ", "\tpushq ", "\tpopq ", "\tsubq $", "\tbzhiq ",
+                                     ", %xmm", "\tmovq %xmm", "\tshlq $10," };
 #define NFORMS (sizeof FORMS / sizeof FORMS[0])
 static unsigned form_seen[NFORMS];
 
@@ -208,8 +210,9 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
 {
     char err[1024], sym[160], path[700], so[700], obj[700], log[4096];
     snprintf(sym, sizeof sym, "%s_v%d", low->name, variant);
+    const char *vname = variant == 3 ? "shuffled" : variant == 4 ? "xmm" : variant ? "random" : "default";
     uint8_t *dec = NULL;
-    if (variant == 1 || variant == 2) { /* 3: a random schedule with the default decisions */
+    if (variant == 1 || variant == 2 || variant == 4) { /* 3: a random schedule with the default decisions */
         dec = calloc(low->nnode + 1, 1);
         if (!dec) {
             FAIL("out of memory");
@@ -218,13 +221,33 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
         uint64_t st = seed + 77 * (uint64_t)variant;
         for (uint32_t i = 0; i < low->nnode; i++) {
             uint64_t r = ep_rand(&st);
+            if (variant == 4) { /* every spill to xmm while xmm registers are free, shl for multiples (lea where
+                                   shl does not apply), bzhi, OF chains; the rdx operand random */
+                dec[i] = (uint8_t)(EMIT_ASM_D_XMM | EMIT_ASM_D_BZHI | EMIT_ASM_D_OF |
+                                   (i % 2 ? EMIT_ASM_D_CMUL_SHL : EMIT_ASM_D_CMUL_LEA) |
+                                   (r & (EMIT_ASM_D_RDX_A | EMIT_ASM_D_RDX_B)));
+                continue;
+            }
+            if (variant == 2) { /* every bit random, whether it applies to the node or not */
+                dec[i] = (uint8_t)r;
+                continue;
+            }
+            /* variant 1: the bits that apply to the node, each likely */
             if (low->node[i].op == IR_ADDCARRYX)
                 dec[i] = (r & 3) ? EMIT_ASM_D_OF : 0;
             else if (low->node[i].op == IR_ADD)
                 dec[i] = (r & 1) ? EMIT_ASM_D_ADC0 : 0;
             else if (low->node[i].op == IR_MULX)
                 dec[i] = (r % 3) == 0 ? EMIT_ASM_D_RDX_A : (r % 3) == 1 ? EMIT_ASM_D_RDX_B : 0;
+            else if (low->node[i].op == IR_AND)
+                dec[i] = (r & 1) ? EMIT_ASM_D_BZHI : 0;
+            else if (low->node[i].op == IR_MUL || low->node[i].op == IR_SHL)
+                dec[i] = (uint8_t)((r >> 8) & EMIT_ASM_D_CMUL_MASK);
+            if ((r >> 16) & 1)
+                dec[i] |= EMIT_ASM_D_XMM;
         }
+        for (uint32_t i = 0; i < low->nnode; i++)
+            dec[i] &= dec_mask;
     }
     emit_asm_stats stats;
     emit_asm_opts o = { .symbol = sym, .hidden = true, .decisions = dec, .command = "test_emit_asm",
@@ -276,19 +299,28 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
     if (!fn)
         FAIL("%s: %s", label, err);
     else
-        run_code(src, fn, variant == 3 ? "random schedule" : variant ? "random decisions" : "default", n);
+        run_code(src, fn, variant == 3 ? "random schedule" : variant == 4 ? "xmm spills" : variant ? "random decisions"
+                                                                                                 : "default",
+                 n);
     cc_dlclose(h);
-    printf("  %-44s %-8s %5u insns %4u spills %4u reloads %3u slots %u saved %3u flag saves\n", label,
-           variant == 3 ? "shuffled" : variant ? "random" : "default", stats.ninsns, stats.nspills, stats.nreloads,
-           stats.nslots, stats.nsaved, stats.nflags);
+    printf("  %-44s %-8s %5u insns %4u spills %4u reloads %3u slots %u saved %3u flag saves %2u xmm spills\n",
+           label, vname, stats.ninsns, stats.nspills, stats.nreloads, stats.nslots, stats.nsaved, stats.nflags,
+           stats.nxmm);
 #ifdef ECOPT_HAVE_CHECK
-    if (variant == 0 || (variant == 3 && check_shuffled)) {
+    if (variant != 3 || check_shuffled) {
         check_result r;
         memset(&r, 0, sizeof r);
         check_verdict v = check_file(src, path, sym, NULL, &r);
         printf("    ecopt check: %s%s%s (%.2f s)\n", v == CHECK_PROVED ? "PROVED" : v == CHECK_REJECTED ? "REJECTED"
                                                                                                   : "BAD INPUT",
                v == CHECK_PROVED ? "" : ": ", v == CHECK_PROVED ? "" : r.reason, r.seconds_total);
+        if (v != CHECK_PROVED && dec) { /* which decisions: node, operation, byte */
+            printf("    decisions (seed %llu, variant %d):", (unsigned long long)seed, variant);
+            for (uint32_t i = 0; i < low->nnode; i++)
+                if (dec[i])
+                    printf(" %u:%s:0x%02x", i, ir_op_name((ir_op)low->node[i].op), dec[i]);
+            printf("\n");
+        }
         if (require_proved && v != CHECK_PROVED)
             FAIL("%s: not PROVED: %s", label, r.reason);
         else if (v != CHECK_PROVED && !(v == CHECK_REJECTED && r.rule == CHECK_RULE_UNPROVED))
@@ -349,7 +381,7 @@ out:
     return g;
 }
 
-static void test_func(ir_func *src, const char *label)
+static void test_func(ir_func *src, const char *label, bool xmm_variant)
 {
     char err[1024];
     if (only && strcmp(only, src->name))
@@ -369,6 +401,8 @@ static void test_func(ir_func *src, const char *label)
     else
         test_one(src, sh, 3, iters / 4, label);
     ir_func_free(sh);
+    if (xmm_variant)
+        test_one(src, low, 4, iters / 4, label);
     ir_func_free(low);
 }
 
@@ -401,7 +435,7 @@ static void test_gen(void)
             FAIL("gen_build %s: %s", specs[i].prime, err);
             continue;
         }
-        test_func(f, f->name);
+        test_func(f, f->name, false);
         ir_func_free(f);
     }
 }
@@ -463,119 +497,17 @@ static void test_fiat(const char *fdir)
             FAIL("%s: %s", fns[i][1], err);
             continue;
         }
-        test_func(f, f->name);
+        test_func(f, f->name, false);
         ir_func_free(f);
     }
 }
 
-/* Hand-made programs: carries across flag writes, carries as values and conditions, every operation, spills,
- * stack-passed arguments. */
-static const char *const HAND[] = {
-    /* carries: c0 outlives an imul (flag write) and is used as a value and as a carry-in; a borrow in CF selects;
-     * a carry that was clobbered selects from a register; u1 results of lnot, casts, not on u1 */
-    "func h_flags\n"
-    "  in a[4] 0..0xffffffff\n"
-    "  in b[4] 0..0xffffffff\n"
-    "  out o[12]\n"
-    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  a2:u64 = load a[2]\n  a3:u64 = load a[3]\n"
-    "  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n  b2:u64 = load b[2]\n  b3:u64 = load b[3]\n"
-    "  s0:u64, c0:u1 = addcarryx.64 0:u1, a0, b0\n"
-    "  m1:u64 = mul a1, 19\n"
-    "  s1:u64, c1:u1 = addcarryx.64 c0, m1, b1\n"
-    "  t1:u64 = add c1, a2\n"
-    "  s2:u64, c2:u1 = addcarryx.64 c1, a2, 0\n"
-    "  d0:u64, w0:u1 = subborrowx.64 0:u1, a3, b3\n"
-    "  d1:u64, w1:u1 = subborrowx.64 w0, a0, b1\n"
-    "  k0:u64 = cmovznz w1, d0, d1\n"
-    "  k1:u64 = cmovznz c2, a3, t1\n"
-    "  k2:u64 = cmovznz a1, 0xffffffffffffffff, 0\n"
-    "  n0:u64 = not a0\n"
-    "  l0:u1 = lnot a1\n"
-    "  l1:u1 = not l0\n"
-    "  x0:u64 = xor n0, 0xffffffff00000000\n"
-    "  z0:u64 = and x0, 0xfffffffffffff\n"
-    "  z1:u64 = and x0, 0xffffffff\n"
-    "  z2:u64 = or z1, 0x8000000000000000\n"
-    "  r0:u64 = shrd a0, b0, 13\n"
-    "  q0:u64 = shl a1, 3\n  q1:u64 = shl a1, 17\n  q2:u64 = shr b2, 7\n  q3:u64 = add q0, q1\n"
-    "  p0:u64 = mul a2, 3\n  p1:u64 = mul a2, 8\n  p2:u64 = mul q2, 0x100000000\n  p3:u64 = mul a2, q2\n"
-    "  u0:u64 = add p0, p1\n  u1:u64 = add u0, p2\n  u2:u64 = add u1, p3\n  u3:u64 = add u2, 0xfffffffffff\n"
-    "  e0:u1 = cast s2\n"
-    "  e1:u64 = add e0, l1\n"
-    "  e2:u64 = add e1, c0\n"
-    "  e3:u64 = sub 0x100, e2\n"
-    "  f0:u64 = add s1, c2\n"
-    "  s3:u64, c3:u1 = addcarryx.64 1:u1, a3, b2\n"
-    "  f1:u64 = add s3, c3\n"
-    "  f2:u64 = add f1, f0\n"
-    "  store o[0], s0\n  store o[1], f2\n  store o[2], s2\n  store o[3], k0\n  store o[4], k1\n"
-    "  store o[5], k2\n  store o[6], z0\n  store o[7], z2\n  store o[8], r0\n  store o[9], q3\n"
-    "  store o[10], u3\n  store o[11], e3\n"
-    "end\n",
-    /* twenty-four loads live at once: spills, reloads, the argument pointers spilled too */
-    "func h_spill\n"
-    "  in a[24] 0..0xffffff\n"
-    "  out o[2]\n"
-    "  x0:u64 = load a[0]\n  x1:u64 = load a[1]\n  x2:u64 = load a[2]\n  x3:u64 = load a[3]\n"
-    "  x4:u64 = load a[4]\n  x5:u64 = load a[5]\n  x6:u64 = load a[6]\n  x7:u64 = load a[7]\n"
-    "  x8:u64 = load a[8]\n  x9:u64 = load a[9]\n  x10:u64 = load a[10]\n  x11:u64 = load a[11]\n"
-    "  x12:u64 = load a[12]\n  x13:u64 = load a[13]\n  x14:u64 = load a[14]\n  x15:u64 = load a[15]\n"
-    "  x16:u64 = load a[16]\n  x17:u64 = load a[17]\n  x18:u64 = load a[18]\n  x19:u64 = load a[19]\n"
-    "  x20:u64 = load a[20]\n  x21:u64 = load a[21]\n  x22:u64 = load a[22]\n  x23:u64 = load a[23]\n"
-    "  p0:u64, h0:u64 = mulx.64 x11, x12\n  p1:u64, h1:u64 = mulx.64 x10, x13\n"
-    "  p2:u64, h2:u64 = mulx.64 x9, x14\n   p3:u64, h3:u64 = mulx.64 x8, x15\n"
-    "  p4:u64, h4:u64 = mulx.64 x7, x16\n   p5:u64, h5:u64 = mulx.64 x6, x17\n"
-    "  p6:u64, h6:u64 = mulx.64 x5, x18\n   p7:u64, h7:u64 = mulx.64 x4, x19\n"
-    "  p8:u64, h8:u64 = mulx.64 x3, x20\n   p9:u64, h9:u64 = mulx.64 x2, x21\n"
-    "  p10:u64, h10:u64 = mulx.64 x1, x22\n p11:u64, h11:u64 = mulx.64 x0, x23\n"
-    "  s0:u64, c0:u1 = addcarryx.64 0:u1, p0, p1\n  s1:u64, c1:u1 = addcarryx.64 c0, s0, p2\n"
-    "  s2:u64, c2:u1 = addcarryx.64 c1, s1, p3\n  s3:u64, c3:u1 = addcarryx.64 c2, s2, p4\n"
-    "  s4:u64, c4:u1 = addcarryx.64 c3, s3, p5\n  s5:u64, c5:u1 = addcarryx.64 c4, s4, p6\n"
-    "  s6:u64 = add s5, p7\n  s7:u64 = add s6, p8\n  s8:u64 = add s7, p9\n  s9:u64 = add s8, p10\n"
-    "  s10:u64 = add s9, p11\n"
-    "  g0:u64 = add h0, h1\n  g1:u64 = add g0, h11\n  g2:u64 = add g1, c5\n"
-    "  store o[0], s10\n  store o[1], g2\n"
-    "end\n",
-    /* eight arrays: the last two pointers arrive on the stack; the outputs may alias inputs */
-    "func h_stack\n"
-    "  in a[2] 0..0xffffffff\n  in b[2] 0..0xffffffff\n  in c[2] 0..0xffffffff\n"
-    "  in d[2] 0..0xffffffff\n  in e[2] 0..0xffffffff\n  in g[2] 0..0xffffffff\n"
-    "  out o1[2] alias a, b\n  out o2[2] alias g\n"
-    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n"
-    "  c0:u64 = load c[0]\n  c1:u64 = load c[1]\n  d0:u64 = load d[0]\n  d1:u64 = load d[1]\n"
-    "  e0:u64 = load e[0]\n  e1:u64 = load e[1]\n  g0:u64 = load g[0]\n  g1:u64 = load g[1]\n"
-    "  t0:u64 = add a0, g1\n  t1:u64 = add b1, e0\n  t2:u64 = add c0, d1\n  t3:u64 = add g0, a1\n"
-    "  u0:u64 = add t0, t1\n  u1:u64 = add t2, t3\n  u2:u64 = add b0, c1\n  u3:u64 = add d0, e1\n"
-    "  store o1[0], u0\n  store o1[1], u1\n  store o2[0], u2\n  store o2[1], u3\n"
-    "end\n",
-};
-
-/* values loaded from an input used after the first store to an output that may alias it: they must be read
- * before that store (the emitter loads lazily, so it saves them to slots there) */
-static const char *const HAND_ALIAS =
-    "func h_alias\n"
-    "  in a[4] 0..0xffffffff\n  in b[4] 0..0xffffffff\n"
-    "  out o[4] alias a, b\n"
-    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  a2:u64 = load a[2]\n  a3:u64 = load a[3]\n"
-    "  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n  b2:u64 = load b[2]\n  b3:u64 = load b[3]\n"
-    "  s0:u64 = add a0, b0\n"
-    "  store o[0], s0\n"
-    "  p1:u64, h1:u64 = mulx.64 a1, b1\n  s1:u64 = add p1, a3\n"
-    "  store o[1], s1\n"
-    "  s2:u64, c2:u1 = addcarryx.64 0:u1, a2, b2\n  s3:u64 = add h1, c2\n  t3:u64 = xor s3, b3\n"
-    "  store o[2], s2\n  store o[3], t3\n"
-    "end\n";
-
+/* Hand-made programs for the register allocator and the flags (emit_progs.c, ep_rprogs) */
 static void test_hand(void)
 {
-    for (size_t i = 0; i <= sizeof HAND / sizeof HAND[0]; i++) {
-        char err[1024];
-        ir_func *f = ir_parse(i < sizeof HAND / sizeof HAND[0] ? HAND[i] : HAND_ALIAS, err, sizeof err);
-        if (!f) {
-            FAIL("hand program %zu: %s", i, err);
-            continue;
-        }
-        test_func(f, f->name);
+    for (unsigned i = 0; i < ep_nrprogs; i++) {
+        ir_func *f = ep_rprog_build(i);
+        test_func(f, f->name, true);
         ir_func_free(f);
     }
 }
@@ -597,6 +529,23 @@ static void test_bad(void)
     emit_asm_opts o = { .symbol = "1x" };
     if (!low || emit_asm(low, &o, &s, NULL, err, sizeof err) == 0 || !strstr(err, "not an identifier"))
         FAIL("a bad symbol: want \"not an identifier\", got \"%s\"", err);
+    /* header_extra: verbatim lines " * ..." at the end of the header comment; anything else is refused */
+    static const char *const bad_extra[] = { "seed 5", " * seed 5\nticks 3", " * a */ b", " *" };
+    for (size_t i = 0; low && i < sizeof bad_extra / sizeof bad_extra[0]; i++) {
+        emit_asm_opts ob = { .header_extra = bad_extra[i] };
+        s = NULL;
+        if (emit_asm(low, &ob, &s, NULL, err, sizeof err) == 0 || s || !strstr(err, "header_extra line"))
+            FAIL("header_extra \"%s\": want an error naming the line, got \"%s\"", bad_extra[i], s ? "text" : err);
+        free(s);
+        s = NULL;
+    }
+    emit_asm_opts og = { .header_extra = " * seed 5\n * verdict: PROVED" };
+    if (low && emit_asm(low, &og, &s, NULL, err, sizeof err) < 0)
+        FAIL("header_extra: %s", err);
+    else if (low && (!strstr(s, "\n * seed 5\n * verdict: PROVED\n */\n") || strstr(s, "*/") != strrchr(s, '/') - 1))
+        FAIL("header_extra: the lines are not at the end of the header comment");
+    free(s);
+    s = NULL;
     ir_func_free(low);
     ir_func_free(f);
     f = ir_parse("func m32\n  in a[1] 0..0xffffffff\n  out o[2]\n  a0:u64 = load a[0]\n"
@@ -636,6 +585,8 @@ int main(int argc, char **argv)
             keep = 1;
         else if (!strcmp(argv[i], "--require-proved"))
             require_proved = 1;
+        else if (!strcmp(argv[i], "--dec-mask") && i + 1 < argc)
+            dec_mask = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--check-shuffled"))
             check_shuffled = 1;
         else {
