@@ -29,7 +29,7 @@
 
 const char cli_opt_help[] =
     "usage: ecopt opt PROGRAM -o OUT.S [--evals N] [--bets B] [--bet-ratio R] [--seed S] [--symbol SYM]\n"
-    "                 [--hidden] [--cpu C] [--quiet]\n"
+    "                 [--hidden] [--cpu C] [--rounds N] [--quiet]\n"
     "  PROGRAM: --fiat F.json --function NAME | --ir FILE.ir [--function NAME]\n"
     "           | --prime P --method M --limbs N --op OP\n"
     "\n"
@@ -54,6 +54,8 @@ const char cli_opt_help[] =
     "  --symbol SYM        the function's symbol (default: the program's name)\n"
     "  --hidden            mark the symbol .hidden (for code built into a library)\n"
     "  --cpu C             pin the measurement to CPU C (default: the CPU it starts on)\n"
+    "  --rounds N          batches per screening measurement, candidate vs current (default 31; the final\n"
+    "                      measurement against the compilers always takes 101)\n"
     "  --quiet             no progress line on standard error\n"
     "  -h, --help          this text\n"
     "\n"
@@ -243,11 +245,12 @@ int cli_cmd_opt(int argc, char **argv)
                        { NULL, "--evals", 1, NULL, 0 },     { NULL, "--bets", 1, NULL, 0 },
                        { NULL, "--bet-ratio", 1, NULL, 0 }, { NULL, "--seed", 1, NULL, 0 },
                        { NULL, "--symbol", 1, NULL, 0 },    { NULL, "--hidden", 0, NULL, 0 },
-                       { NULL, "--cpu", 1, NULL, 0 },       { NULL, "--quiet", 0, NULL, 0 } };
+                       { NULL, "--cpu", 1, NULL, 0 },       { NULL, "--quiet", 0, NULL, 0 },
+                       { NULL, "--rounds", 1, NULL, 0 } };
     cli_opt *o_fiat = &opts[0], *o_function = &opts[1], *o_ir = &opts[2], *o_prime = &opts[3], *o_method = &opts[4],
             *o_limbs = &opts[5], *o_op = &opts[6], *o_out = &opts[7], *o_evals = &opts[8], *o_bets = &opts[9],
             *o_ratio = &opts[10], *o_seed = &opts[11], *o_symbol = &opts[12], *o_hidden = &opts[13],
-            *o_cpu = &opts[14], *o_quiet = &opts[15];
+            *o_cpu = &opts[14], *o_quiet = &opts[15], *o_rounds = &opts[16];
     size_t npos = 0;
     int rc, nsrc;
     ir_func *f = NULL, *low = NULL;
@@ -305,6 +308,11 @@ int cli_cmd_opt(int argc, char **argv)
         if ((rc = parse_u64(o_seed, 0, UINT64_MAX, &v)) != CLI_OK)
             return rc;
         so.seed = v;
+    }
+    if (o_rounds->given) {
+        if ((rc = parse_u64(o_rounds, 1, 1001, &v)) != CLI_OK)
+            return rc;
+        so.rounds = (int)v;
     }
     if (o_cpu->given) {
         if ((rc = parse_u64(o_cpu, 0, 4095, &v)) != CLI_OK)
@@ -374,8 +382,8 @@ int cli_cmd_opt(int argc, char **argv)
     }
     {
         char tail[256];
-        snprintf(tail, sizeof tail, "--evals %llu --bets %u --bet-ratio %g --seed %llu", (unsigned long long)so.evals,
-                 so.bets, so.bet_ratio, (unsigned long long)so.seed);
+        snprintf(tail, sizeof tail, "--evals %llu --bets %u --bet-ratio %g --seed %llu --rounds %d",
+                 (unsigned long long)so.evals, so.bets, so.bet_ratio, (unsigned long long)so.seed, so.rounds);
         cat_arg(command, sizeof command, tail);
         if (o_symbol->given) {
             cat_arg(command, sizeof command, "--symbol");

@@ -68,6 +68,7 @@ bad "bad bets" --fiat "$json" --function $fn -o "$tmp/bad.S" --bets 65
 bad "bad ratio" --fiat "$json" --function $fn -o "$tmp/bad.S" --bet-ratio 1.5
 bad "bad seed" --fiat "$json" --function $fn -o "$tmp/bad.S" --seed -3
 bad "bad cpu" --fiat "$json" --function $fn -o "$tmp/bad.S" --cpu x
+bad "bad rounds" --fiat "$json" --function $fn -o "$tmp/bad.S" --rounds 0
 bad "cpu not available" --fiat "$json" --function $fn -o "$tmp/bad.S" --cpu 4000
 bad "bad symbol" --fiat "$json" --function $fn -o "$tmp/bad.S" --symbol 1x
 "$ecopt" opt --help | grep -q "usage: ecopt opt" && pass || fail "--help"
