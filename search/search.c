@@ -302,16 +302,17 @@ static void progress(state *s, bool force)
     if (s->o->quiet)
         return;
     double t = now_s();
-    if (!force && t - s->last_print < 0.25)
+    bool tty = isatty(2);
+    if (!force && t - s->last_print < (tty ? 0.25 : 5.0)) /* a log file gets a line every 5 s */
         return;
     s->last_print = t;
     double el = t - s->t0, rate = el > 0 ? (double)s->done / el : 0;
     double left = rate > 0 ? (double)(s->o->evals - s->done) / rate : 0;
-    fprintf(stderr, "\ropt: %llu/%llu evals  current %.1f %s", (unsigned long long)s->done,
+    fprintf(stderr, "%sopt: %llu/%llu evals  current %.1f %s", tty ? "\r" : "", (unsigned long long)s->done,
             (unsigned long long)s->o->evals, s->cur_ticks, s->r->unit);
     if (s->have_gcc)
         fprintf(stderr, "  best %.2fx gcc %.2fx clang", s->best_gcc, s->best_clang);
-    fprintf(stderr, "  %.0f evals/s  %.0f s left   ", rate, left);
+    fprintf(stderr, "  %.0f evals/s  %.0f s left%s", rate, left, tty ? "   " : "\n");
     fflush(stderr);
 }
 
@@ -537,8 +538,16 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
                 goto out;
             }
             uint64_t start = s.done;
-            if (random_start(&s, &bets[b]) != 0 ||
-                local_search(&s, &bets[b], &tmp, per_bet > s.done - start ? per_bet - (s.done - start) : 0) != 0)
+            if (b == 0) { /* the program's own order with the default decisions, evaluated above */
+                if (point_clone(&bets[0], &cur) != 0) {
+                    snprintf(s.err, sizeof s.err, "out of memory");
+                    goto out;
+                }
+                start--;
+            } else if (random_start(&s, &bets[b]) != 0) {
+                goto out;
+            }
+            if (local_search(&s, &bets[b], &tmp, per_bet > s.done - start ? per_bet - (s.done - start) : 0) != 0)
                 goto out;
             fns[b] = bets[b].fn;
         }
@@ -552,10 +561,7 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
         cur = bets[best];
         memset(&bets[best], 0, sizeof bets[best]);
         s.cur_ticks = res[best];
-    } else {
-        if (random_start(&s, &cur) != 0)
-            goto out;
-    }
+    } /* else: one run, from the program's own order (cur) */
     if (measure_baselines(&s, &cur) != 0)
         goto out;
     r->ticks_start = s.cur_ticks;
@@ -584,7 +590,7 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
         }
     }
     progress(&s, true);
-    if (!o->quiet)
+    if (!o->quiet && isatty(2))
         fputc('\n', stderr);
 
     /* the result: the best candidate's function, decisions, text and measured bytes */

@@ -3,8 +3,11 @@
  * search_run looks for the fastest x86-64 code for a LOWERED function f among the candidates of candidate.h:
  *
  *   bet-and-run (Fischetti and Monaci, "Exploiting erraticism in search", Operations Research 62(1), 2014; as used
- *   by CryptOpt, Kuepper et al., PLDI 2023): `bets` short runs from random starts share bet_ratio * evals
- *   evaluations; the B results are then measured side by side and the fastest continues for the rest of the budget.
+ *   by CryptOpt, Kuepper et al., PLDI 2023): `bets` short runs share bet_ratio * evals evaluations; the B results
+ *   are then measured side by side and the fastest continues for the rest of the budget. Run 0 starts from the
+ *   program's own order with the default decisions (emit_asm's deterministic code, often a good start: on p256's
+ *   multiply it beats both compilers by itself), the other B - 1 from random starts (cand_random). With one bet,
+ *   or a bet share too small to give each bet an evaluation, a single run starts from the program's own order.
  *   A run is a local search: mutate the current candidate (one move or one decision, cand_mutate), evaluate, keep
  *   the mutant when it is not slower. Every 200 evaluations the current candidate is measured against the best one
  *   seen in the run, and reset to it when more than 2% slower (the walk otherwise drifts: under noisy timings a
@@ -24,9 +27,11 @@
  * The same seed gives the same sequence of random starts, mutations and test inputs; which mutants are kept
  * depends on timing, so two runs agree only where the timings do.
  *
- * Progress (unless quiet): one line on stderr, rewritten in place about 4 times a second:
+ * Progress (unless quiet): one line on stderr, rewritten in place about 4 times a second on a terminal (a new
+ * line every 5 s otherwise):
  *   "opt: 1200/20000 evals  current 61.2 ticks  best 1.31x gcc 1.12x clang  410 evals/s  46 s left"
- * and a final newline. */
+ * and a final line after the final measurement. Measurement: `rounds` (default 31) interleaved batches per
+ * screening comparison, `final_rounds` (101) for the final one. */
 #ifndef ECOPT_SEARCH_SEARCH_H
 #define ECOPT_SEARCH_SEARCH_H
 
