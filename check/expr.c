@@ -325,8 +325,21 @@ static ex_id mk_shr(ex_ctx *x, ex_id a, unsigned k);
  * constant), become one: (X >> 64) + (((X mod 2^64) + R) >> 64) = (X + R) >> 64 for integers X, R >= 0. This
  * is how one multi-word addition grouped two ways (a u128 sum vs add/adc pairs in another order) meets one form.
  * X + R is built as a 128-bit sum; when it can wrap, the merge is made only in a sum of at most 64 bits (m is the
- * sum's mask), where the lost 2^128 (2^64 after the shift) vanishes.
+ * sum's mask), where the lost 2^128 (2^64 after the shift) vanishes; likewise Y may be a 128-bit sum that wraps
+ * (u128 accumulations), with small positive coefficients, in a sum of at most 64 bits.
  * Repeats while something merges. Returns the number of merges, -1 when memory runs out. */
+/* small_sum — every coefficient and the constant of sum e at most 2^64 (so, read as integers, a non-negative sum) */
+static bool small_sum(const ex_ctx *x, ex_id e)
+{
+    const ex_node *n = &x->n[e];
+    if (n->k > ((ir_u128)1 << 64))
+        return false;
+    for (uint32_t i = 0; i < n->nargs; i++)
+        if (x->pool[n->args + i].c > ((ir_u128)1 << 64))
+            return false;
+    return true;
+}
+
 static int merge_carries(ex_ctx *x, ir_u128 m)
 {
     uint32_t n = x->nscr, nshr = 0;
@@ -360,7 +373,12 @@ static int merge_carries(ex_ctx *x, ir_u128 m)
             if (used[j] || nj->kind != EX_SHR || nj->k != 64)
                 continue;
             ex_id Y = x->pool[nj->args].id;
-            if (x->n[Y].kind != EX_SUM || x->n[Y].wraps)
+            if (x->n[Y].kind != EX_SUM)
+                continue;
+            /* Y wrapping at 2^128 (a u128 accumulation whose interval bounds pass 2^128) moves (Y mod 2^128) >> 64
+             * by a multiple of 2^64 from the exact Y >> 64: invisible in a sum of at most 64 bits, when Y's integer
+             * value is its constant plus its terms with their (small, positive) coefficients */
+            if (x->n[Y].wraps && !(x->n[Y].width == 128 && m <= (ir_u128)UINT64_MAX && small_sum(x, Y)))
                 continue;
             for (uint32_t i = 0; i < n && rc == 0; i++) {
                 const ex_node *ni = &x->n[t[i].id];
@@ -416,8 +434,11 @@ static int merge_carries(ex_ctx *x, ir_u128 m)
                     rc = -1;
                     break;
                 }
-                /* Z wrapping at 2^128 changes (X + R) >> 64 by 2^64 exactly, invisible in a sum of at most 64 bits */
-                if (x->n[Z].wraps && m > (ir_u128)UINT64_MAX)
+                /* Z wrapping at 2^128 changes (X + R) >> 64 by 2^64 exactly, invisible in a sum of at most 64 bits.
+                 * Whether X + R can reach 2^128 is read from the bounds of X and Y (R <= Y), not from Z's flag:
+                 * Z's constant is folded mod 2^128, which can make a sum that passes 2^128 look exact. */
+                bool zwrap = x->n[Z].wraps || x->n[X].hi > U128_MAX - x->n[Y].hi;
+                if (zwrap && m > (ir_u128)UINT64_MAX)
                     continue;
                 ex_id hz = mk_shr(x, Z, 64);
                 if (!hz) {

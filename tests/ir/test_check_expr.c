@@ -287,6 +287,11 @@ static void test_rules(unsigned trials)
                 }
                 ex_id lo = ex_trunc(x, 64, X), Y = ex_add(x, 128, lo, ex_add(x, 128, e->id, f2->id));
                 u128 yv = (xv & msk(64)) + e->v + f2->v;
+                if (op == 21 && rnd() % 2) { /* Y a u128 accumulation that may wrap at 2^128 too */
+                    const entry *g = pick(64), *h = pick(64);
+                    Y = ex_add(x, 128, Y, ex_add(x, 128, ex_mul(x, 128, g->id, h->id), ex_shl(x, 128, g->id, 64)));
+                    yv += g->v * h->v + (g->v << 64);
+                }
                 ex_id hx = ex_shr(x, 64, X, 64), hy = ex_shr(x, 64, Y, 64);
                 r = ex_add(x, w, hx, hy), want = (xv >> 64) + (yv >> 64);
                 break;
