@@ -387,15 +387,28 @@ static int local_search(state *s, point *cur, point *tmp, uint64_t budget)
         snprintf(s->err, sizeof s->err, "out of memory");
         goto out;
     }
+    unsigned same_streak = 0;
     for (uint64_t k = 0; k < budget && s->done < s->o->evals; k++) {
         cand_copy(&tmp->c, &cur->c);
         cand_mutate(&tmp->c, &s->g, &s->rng);
-        s->done++;
         int b = build_point(s, tmp);
         if (b < 0) {
             snprintf(s->err, sizeof s->err, "out of memory");
             goto out;
         }
+        /* A mutant with the current code's bytes is kept (a neutral step) but is no evaluation: nothing new was
+         * run or measured; another mutation is drawn (up to 1000 in a row, then it counts, so the loop ends). */
+        if (b == 0 && tmp->len == cur->len && memcmp(tmp->code, cur->code, cur->len) == 0 &&
+            ++same_streak < 1000) {
+            point t = *cur;
+            *cur = *tmp;
+            *tmp = t;
+            s->r->nsame++;
+            k--;
+            continue;
+        }
+        same_streak = 0;
+        s->done++;
         if (b == 0) {
             bool keep;
             if (tmp->len == cur->len && memcmp(tmp->code, cur->code, cur->len) == 0) {

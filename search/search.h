@@ -18,7 +18,9 @@
  *   interpreter (ir_eval of `ref`): a candidate that differs is a code-generator bug: it is never kept, it is
  *   counted (search_result.nwrong) and the first one is described (search_result.wrong_msg) -> measure the mutant
  *   and the current candidate in one measure_run (interleaved, random order, median of `rounds` rounds). A mutant
- *   whose bytes equal the current one's is kept without being measured.
+ *   whose bytes equal the current one's (a decision that changes nothing there, a move between independent
+ *   instructions that the emitter orders alike) is kept without being run or measured, and is not counted as an
+ *   evaluation (search_result.nsame): `evals` counts candidates with new code.
  *
  *   The gcc and clang baselines (baseline.h) are measured with the current candidate at the start, every
  *   `baseline_every` evaluations and at the end; the final measurement (search_result.ticks, ticks_gcc,
@@ -72,7 +74,7 @@ typedef struct {
                               the same options gives text again */
     uint64_t evals;        /* evaluations done */
     uint64_t nkept;        /* mutants kept */
-    uint64_t nsame;        /* mutants whose bytes equalled the current candidate's */
+    uint64_t nsame;        /* mutants whose bytes equalled the current candidate's: kept, not counted in evals */
     uint64_t nreverts;     /* resets of the current candidate to the best one seen (elitism, search.c) */
     uint64_t nwrong;       /* candidates that differed from the interpreter (generator bugs) */
     uint64_t nfailed;      /* candidates emit_asm or the encoder refused (generator bugs too) */
