@@ -3,7 +3,8 @@
 # functions, fiat-crypto's, and hand-made programs (emit_progs.c, ep_rprogs) that force spills (to the stack and to
 # xmm registers), stack arguments and flag clobbers; each with the default decisions, random ones (every bit of
 # every node, EMIT_ASM_D_*) and a random schedule.
-#   emit.asm   test_emit_asm --iters 10000 --fiat ../shared/fiat-json (random decisions: iters / 4 inputs)
+#   emit.asm   test_emit_asm --iters 10000 --fiat ../shared/fiat-json (2000 under the sanitizers; random decisions
+#              and schedules: iters / 10 inputs)
 #   emit.asm.check  the same linked with the checker (when check/check.c and check/exec.c exist): each emission with
 #                   default and with random decisions goes through check_file and must be PROVED
 #                   (--require-proved; the random schedules are run, not checked: --check-shuffled)
@@ -14,7 +15,13 @@ add_executable(test_emit_asm ${CMAKE_CURRENT_SOURCE_DIR}/test_emit_asm.c ${CMAKE
                              ${CMAKE_CURRENT_SOURCE_DIR}/cc_util.c)
 target_compile_options(test_emit_asm PRIVATE -O2)
 target_link_libraries(test_emit_asm PRIVATE ecopt_emit ecopt_gen ecopt_ir PkgConfig::CJSON ${CMAKE_DL_LIBS})
-add_test(NAME emit.asm COMMAND test_emit_asm --iters 10000 --fiat ${EMIT_ASM_FIAT_DIR})
+# under the sanitizers the interpreter and the runs are several times slower: fewer inputs keep it under a minute
+if(ECOPT_SANITIZE)
+  set(EMIT_ASM_ITERS 2000)
+else()
+  set(EMIT_ASM_ITERS 10000)
+endif()
+add_test(NAME emit.asm COMMAND test_emit_asm --iters ${EMIT_ASM_ITERS} --fiat ${EMIT_ASM_FIAT_DIR})
 set_tests_properties(emit.asm PROPERTIES LABELS ir SKIP_RETURN_CODE 77)
 # The same program linked with the checker (emit.asm.check).
 if(TARGET ecopt_check AND EXISTS ${CMAKE_SOURCE_DIR}/check/check.c AND EXISTS ${CMAKE_SOURCE_DIR}/check/exec.c)
