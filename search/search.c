@@ -62,6 +62,7 @@ typedef struct {
 
 typedef struct {
     const ir_func *f, *ref;
+    ir_func *own;          /* f after search_cse (owned) */
     const search_opts *o;
     search_result *r;
     cand_graph g;
@@ -501,6 +502,15 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
     s.eo.symbol = o->symbol;
     s.eo.hidden = o->hidden;
 
+    /* the function searched: f with common subexpressions merged (the checker proves the result against the
+     * unlowered program all the same) */
+    s.own = ir_func_clone(f);
+    if (!s.own || search_cse(s.own) < 0 || ir_validate(s.own) != 0) {
+        snprintf(s.err, sizeof s.err, "%s", s.own && s.own->err[0] ? s.own->err : "out of memory");
+        goto out;
+    }
+    f = s.own;
+    s.f = f;
     if (cand_graph_build(&s.g, f, s.err, sizeof s.err) != 0)
         goto out;
     s.work = ir_func_clone(f);
@@ -644,6 +654,7 @@ out:
     free(s.dec);
     ir_func_free(s.work);
     cand_graph_free(&s.g);
+    ir_func_free(s.own);
     if (rc != 0) {
         char keep[512];
         snprintf(keep, sizeof keep, "%s", r->wrong_msg);
@@ -651,6 +662,63 @@ out:
         snprintf(r->wrong_msg, sizeof r->wrong_msg, "%s", keep);
     }
     return rc;
+}
+
+/* ---- common subexpressions ------------------------------------------------------------------------------------ */
+
+static bool commutes(ir_op op)
+{
+    return op == IR_ADD || op == IR_MUL || op == IR_AND || op == IR_OR || op == IR_XOR || op == IR_MULX;
+}
+
+/* Same operation on the same operands (commutative operands in either order), same result width and size. */
+static bool same_node(const ir_func *f, const ir_node *x, const ir_node *y)
+{
+    if (x->op != y->op || x->nargs != y->nargs || x->nres != y->nres || x->size != y->size)
+        return false;
+    for (int i = 0; i < x->nres; i++)
+        if (f->val[x->res[i]].width != f->val[y->res[i]].width)
+            return false;
+    bool eq = true;
+    for (int a = 0; a < x->nargs; a++)
+        eq &= x->arg[a] == y->arg[a];
+    if (eq)
+        return true;
+    if (commutes((ir_op)x->op) && x->nargs == 2)
+        return x->arg[0] == y->arg[1] && x->arg[1] == y->arg[0];
+    if (x->op == IR_ADDCARRYX) /* (c, a, b): a and b commute */
+        return x->arg[0] == y->arg[0] && x->arg[1] == y->arg[2] && x->arg[2] == y->arg[1];
+    return false;
+}
+
+int search_cse(ir_func *f)
+{
+    uint32_t n = f->nnode, merged = 0;
+    ir_val *repl = malloc((f->nval ? f->nval : 1) * sizeof *repl);
+    if (!repl)
+        return -1;
+    for (uint32_t v = 0; v < f->nval; v++)
+        repl[v] = v;
+    for (uint32_t i = 0; i < n; i++) {
+        ir_node *x = &f->node[i];
+        for (int a = 0; a < x->nargs; a++)
+            x->arg[a] = repl[x->arg[a]];
+        if (x->op == IR_LOAD || x->op == IR_STORE || x->nres == 0)
+            continue;
+        for (uint32_t j = 0; j < i; j++) {
+            const ir_node *y = &f->node[j];
+            if (y->nres && repl[y->res[0]] == y->res[0] && same_node(f, x, y)) {
+                for (int r = 0; r < x->nres; r++)
+                    repl[x->res[r]] = y->res[r];
+                merged++;
+                break;
+            }
+        }
+    }
+    free(repl);
+    if (merged)
+        ir_dce(f);
+    return (int)merged;
 }
 
 /* ---- output ------------------------------------------------------------------------------------------------------ */

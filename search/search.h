@@ -13,6 +13,8 @@
  *   seen in the run, and reset to it when more than 2% slower (the walk otherwise drifts: under noisy timings a
  *   slightly slower mutant is kept about half the time).
  *
+ *   The function searched is f after search_cse (repeated computations merged).
+ *
  *   one evaluation = cand_apply -> emit_asm -> encode_asm_text (Zydis; the bytes GNU as would make) -> executable
  *   copy -> run on random inputs (also with every output passed as each input it may alias) and compare with the
  *   interpreter (ir_eval of `ref`): a candidate that differs is a code-generator bug: it is never kept, it is
@@ -99,6 +101,13 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
                size_t errlen);
 
 void search_result_free(search_result *r);
+
+/* search_cse — merge the nodes of the lowered function f that compute the same operation on the same operands
+ * (commutative operands in either order; loads and stores are left alone: emit_asm reads input limbs lazily), then
+ * remove the nodes left unused (ir_dce). search_run searches f after this pass (fiat's multiplies compute some
+ * products by 19 or by a constant twice). Returns the number of nodes merged, or -1 when memory runs out (f
+ * unchanged). */
+int search_cse(ir_func *f);
 
 /* search_add_header — text (a .S from emit_asm) with the lines of extra ("\n"-separated, each written as
  * " * <line>") added at the end of its header comment (before the first line " *" + "/"). A heap string, or NULL

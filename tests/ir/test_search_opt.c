@@ -5,7 +5,8 @@
  *                  and --iters random mutations (default 10000) keep a legal order: after every one the candidate
  *                  is checked edge by edge (cand_valid), the applied function passes ir_validate and keeps the alias
  *                  rule (every load of an aliased input before the first store to the output), and every 500th
- *                  computes what the original computes (ir_eval on random inputs).
+ *                  computes what the original computes (ir_eval on random inputs); search_cse keeps the function
+ *                  valid and its outputs unchanged (200 random inputs).
  *   opt NAME       NAME = curve25519 | p256 | ladder: a short search (--evals, default 300; no compiler baselines),
  *                  then, independently of the search's own final gate: the .S text is PROVED by check_file against
  *                  the UNLOWERED program; the system assembler's bytes for it equal the bytes that were measured;
@@ -237,6 +238,33 @@ static void test_candidate_one(const char *label, ir_func *src, tu_rng *rng)
     static uint64_t in[32][32], want[32][32], got[32][32];
     if (!work || !dec || cand_init(&c, &g) != 0)
         die("out of memory");
+    /* search_cse: merged nodes, still valid, same outputs as the lowered function on random inputs */
+    {
+        static uint64_t cin[32][32], cwant[32][32], cgot[32][32];
+        ir_func *cse = ir_func_clone(low);
+        int merged = cse ? search_cse(cse) : -1;
+        if (merged < 0)
+            die("out of memory");
+        if (ir_validate(cse) != 0)
+            tu_fail("%s: search_cse: ir_validate: %s", label, cse->err);
+        else if (cse->nnode + (uint32_t)merged > low->nnode)
+            tu_fail("%s: search_cse merged %d nodes but left %u of %u", label, merged, cse->nnode, low->nnode);
+        else
+            for (int t = 0; t < 200; t++) {
+                for (uint32_t j = 0; j < low->narr; j++)
+                    if (!low->arr[j].is_output)
+                        random_limbs(cin[j], low, (int)j, rng);
+                if (eval_into(low, cin, cwant) != 0 || eval_into(cse, cin, cgot) != 0)
+                    die("out of memory");
+                for (uint32_t j = 0; j < low->narr; j++)
+                    if (low->arr[j].is_output && memcmp(cwant[j], cgot[j], low->arr[j].len * sizeof(uint64_t))) {
+                        tu_fail("%s: search_cse changed %s (input %d)", label, low->arr[j].name, t);
+                        t = 200;
+                    }
+            }
+        printf("%s: search_cse merged %d of %u nodes (%u left)\n", label, merged, low->nnode, cse->nnode);
+        ir_func_free(cse);
+    }
     if (!cand_valid(&c, &g))
         tu_fail("%s: the function's own order is not a legal candidate", label);
     long moves = 0, decs = 0, bad = 0;
