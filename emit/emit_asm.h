@@ -35,7 +35,9 @@
  * argument pointer) whose next use is furthest is spilled (Belady, "A study of replacement algorithms for a
  * virtual-storage computer", IBM Systems Journal 5(2), 1966); a value is stored to a slot at most once (SSA), and
  * one that can be read again from its input array is not stored at all; a spilled value is used from its slot as a
- * memory operand where the instruction allows one. */
+ * memory operand where the instruction allows one. With EMIT_ASM_D_XMM on its defining node a value spills to the
+ * first free xmm register instead (movq), kept there until its last use and moved back into a register (movq)
+ * before each use. */
 #ifndef ECOPT_EMIT_ASM_H
 #define ECOPT_EMIT_ASM_H
 
