@@ -276,6 +276,33 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
     free(s2);
     check_text(sym, s, false);
     count_forms(s);
+    if (variant == 0) {
+        /* a decision that does not apply to its node changes nothing: every node gets all the bits that do not
+         * apply to its operation (EMIT_ASM_D_ADC0 everywhere: it falls back for now) */
+        uint8_t *na = calloc(low->nnode + 1, 1);
+        for (uint32_t i = 0; na && i < low->nnode; i++) {
+            unsigned keep = EMIT_ASM_D_XMM;
+            switch ((ir_op)low->node[i].op) {
+            case IR_ADDCARRYX: keep |= EMIT_ASM_D_OF; break;
+            case IR_MULX: keep |= EMIT_ASM_D_RDX_A | EMIT_ASM_D_RDX_B; break;
+            case IR_AND: keep |= EMIT_ASM_D_BZHI; break;
+            case IR_MUL:
+            case IR_SHL: keep |= EMIT_ASM_D_CMUL_MASK; break;
+            default: break;
+            }
+            na[i] = (uint8_t)(0xffu & ~keep);
+        }
+        emit_asm_opts on = o;
+        on.decisions = na;
+        on.stats = NULL;
+        if (!na || emit_asm(low, &on, &s2, &len2, err, sizeof err) < 0)
+            FAIL("%s: emit_asm with decisions that do not apply: %s", label, na ? err : "out of memory");
+        else if (len != len2 || memcmp(s, s2, len))
+            FAIL("%s: decisions that do not apply to their nodes changed the code", label);
+        free(s2);
+        s2 = NULL;
+        free(na);
+    }
     /* forty values live at once with every spill to xmm: all 16 xmm registers, then stack slots */
     if (variant == 4 && !strcmp(low->name, "h_live40") && (stats.nxmmregs != 16 || !stats.nspills))
         FAIL("%s: xmm spills: %u xmm registers and %u stack spills, want 16 and some", label, stats.nxmmregs,
