@@ -925,6 +925,13 @@ static void do_shift(ctx *c, const ir_node *n, uint8_t dec)
         mov_imm(c, 0, d);
     } else if (k == 0) {
         d = dst_from(c, a, true);
+    } else if ((dec & EMIT_ASM_D_SHX) && !is_const(c, a)) {
+        /* shlx/shrx: the count in a fresh register, which also takes the result; no flag is written */
+        char sa[48];
+        src_op(c, a, false, sa, sizeof sa);
+        d = alloc_reg(c, -1);
+        mov_imm(c, k, d);
+        ins(c, "%s %%%s, %s, %%%s", n->op == IR_SHL ? "shlxq" : "shrxq", R64[d], sa, R64[d]);
     } else if (n->op == IR_SHL && !is_const(c, a) && (dec & EMIT_ASM_D_CMUL_MASK) == EMIT_ASM_D_CMUL_IMUL &&
                k <= 30) {
         int ra = ensure_reg(c, a);

@@ -25,11 +25,11 @@
  * leaq (adds without a carry-out, constant multiples 2 3 4 5 8 9 and two-lea products such as 19 = 1 + 2*9,
  * small shifts left); imulq (2 and 3 operands: other constant multiples, 64-bit products); mulx (one operand in
  * rdx); addq adcq adcx adox for addcarryx (CF chain by default, OF chain per decision); subq sbbq for subborrowx;
- * shrdq shrq shlq; andq andl orq xorq xorl notq; bzhiq (a mask 2^k-1, per decision, k from a register: Intel SDM
- * vol. 2A "BZHI"); negq (a carry-in that lives in a register back into CF); testq + cmovnzq for cmovznz
- * (cmovcq/cmovoq when the condition is still in the flag); setc/seto/sete + movzbl when a carry in a flag must
- * outlive the next flag write; clc/stc for a constant carry-in when another chain's flag is live; pushq popq ret;
- * movq between a general-purpose and an xmm register (spills to xmm, per decision).
+ * shrdq shrq shlq; shlxq shrxq (per decision: no flag written); andq andl orq xorq xorl notq; bzhiq (a mask 2^k-1,
+ * per decision, k from a register: Intel SDM vol. 2A "BZHI"); negq (a carry-in that lives in a register back into
+ * CF); testq + cmovnzq for cmovznz (cmovcq/cmovoq when the condition is still in the flag); setc/seto/sete + movzbl
+ * when a carry in a flag must outlive the next flag write; clc/stc for a constant carry-in when another chain's
+ * flag is live; pushq popq ret; movq between a general-purpose and an xmm register (spills to xmm, per decision).
  *
  * Register allocation: deterministic; the 15 usable general-purpose registers; when none is free the value (or
  * argument pointer) whose next use is furthest is spilled (Belady, "A study of replacement algorithms for a
@@ -69,6 +69,8 @@
 #define EMIT_ASM_D_CMUL_SHL 0x20u
 #define EMIT_ASM_D_CMUL_LEA 0x40u
 #define EMIT_ASM_D_CMUL_IMUL 0x60u
+#define EMIT_ASM_D_SHX 16u  /* the same bit as BZHI, on shl and shr by a constant: `movl $k, %t; shlxq/shrxq %t, a,
+                               %t` (BMI2; writes no flag, so a live carry stays in its flag; before CMUL) */
 #define EMIT_ASM_D_XMM 128u /* when this node's result must be spilled: to a free xmm register (movq; xmm0-15, all
                                caller-saved in System V) instead of a stack slot; reloaded with movq into a register
                                before use (an xmm copy is no memory operand). Falls back to a slot when all 16 are
