@@ -18,11 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
 
 #include "check/check.h"
 #include "cli.h"
-#include "gen/gen.h"
+#include "program.h"
 #include "ir/ir.h"
 #include "search/measure.h"
 #include "search/search.h"
@@ -64,147 +63,6 @@ const char cli_opt_help[] =
     "\n"
     "example:\n"
     "  ecopt opt --fiat ../shared/fiat-json/curve25519_64.json --function fiat_25519_carry_mul -o mul.S\n";
-
-static const char *shown(const char *path)
-{
-    return strcmp(path, "-") == 0 ? "standard input" : path;
-}
-
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
-static const char *strip_name(const char *msg, const char *path)
-{
-    const char *names[2] = { path, base_name(path) };
-    for (int k = 0; k < 2; k++) {
-        size_t bl = strlen(names[k]);
-        if (bl && strncmp(msg, names[k], bl) == 0 && msg[bl] == ':' && msg[bl + 1] == ' ')
-            return msg + bl + 2;
-    }
-    return msg;
-}
-
-static void sha256_hex(const void *data, size_t len, char out[65])
-{
-    unsigned char md[32];
-    unsigned int mdlen = 0;
-    if (!EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32) {
-        snprintf(out, 65, "%s", "(sha256 unavailable)");
-        return;
-    }
-    cli_hex_encode(out, md, 32);
-}
-
-static size_t first_token(const char *s, const char *end, const char **tok)
-{
-    while (s < end && (*s == ' ' || *s == '\t'))
-        s++;
-    *tok = s;
-    const char *e = s;
-    while (e < end && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r' && *e != '#')
-        e++;
-    return (size_t)(e - s);
-}
-
-/* The length of the prefix of text that ends with the `end` line of `func name` (0: no such block). */
-static size_t select_function(const char *text, size_t len, const char *name)
-{
-    const char *p = text, *end = text + len;
-    int in_block = 0;
-    size_t nl = strlen(name);
-    while (p < end) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
-        const char *next = eol ? eol + 1 : end;
-        const char *tok;
-        size_t tl = first_token(p, eol ? eol : end, &tok);
-        if (!in_block && tl == 4 && memcmp(tok, "func", 4) == 0) {
-            const char *tok2;
-            size_t tl2 = first_token(tok + 4, eol ? eol : end, &tok2);
-            if (tok + 4 < end && (tok[4] == ' ' || tok[4] == '\t') && tl2 == nl && memcmp(tok2, name, nl) == 0)
-                in_block = 1;
-        } else if (in_block && tl == 3 && memcmp(tok, "end", 3) == 0) {
-            return (size_t)(next - text);
-        }
-        p = next;
-    }
-    return 0;
-}
-
-/* The program of a fiat JSON or IR text file; hex gets the sha256 of the whole file. */
-static int load_file(const char *path, int is_fiat, const char *fn, ir_func **out, char hex[65])
-{
-    uint8_t *data = NULL;
-    size_t len = 0, use;
-    char err[1024];
-    int rc;
-
-    if ((rc = cli_read_file(path, 64u << 20, 0, "program", &data, &len)) != CLI_OK)
-        return rc;
-    sha256_hex(data, len, hex);
-    if (is_fiat) {
-        *out = ir_fiat_load((const char *)data, len, path, fn, err, sizeof err);
-        cli_free_buffer(data, len, 0);
-    } else {
-        if (memchr(data, 0, len)) {
-            cli_free_buffer(data, len, 0);
-            return cli_fail(CLI_USAGE, shown(path), "not a text file (contains a NUL byte)");
-        }
-        use = len;
-        if (fn) {
-            use = select_function((const char *)data, len, fn);
-            if (use == 0) {
-                cli_free_buffer(data, len, 0);
-                return cli_fail(CLI_USAGE, shown(path), "no function named \"%s\" (a `func %s` ... `end` block)",
-                                fn, fn);
-            }
-        }
-        char *text = malloc(use + 1);
-        if (!text) {
-            cli_free_buffer(data, len, 0);
-            return cli_fail(CLI_ENV, NULL, "out of memory");
-        }
-        memcpy(text, data, use);
-        text[use] = 0;
-        cli_free_buffer(data, len, 0);
-        *out = ir_parse(text, err, sizeof err);
-        free(text);
-    }
-    if (!*out)
-        return cli_fail(CLI_USAGE, shown(path), "%s", strip_name(err, path));
-    return CLI_OK;
-}
-
-static int load_gen(const cli_opt *prime, const cli_opt *method, const cli_opt *limbs, const cli_opt *op,
-                    ir_func **out)
-{
-    gen_spec spec;
-    char err[512], *end = NULL;
-    unsigned long n;
-    int rc;
-
-    if ((rc = cli_need(prime, "--prime EXPR")) != CLI_OK || (rc = cli_need(method, "--method METHOD")) != CLI_OK ||
-        (rc = cli_need(limbs, "--limbs N")) != CLI_OK || (rc = cli_need(op, "--op OP")) != CLI_OK)
-        return rc;
-    memset(&spec, 0, sizeof spec);
-    spec.prime = prime->value;
-    if (gen_method_parse(method->value, &spec.method) != 0)
-        return cli_fail(CLI_USAGE, "--method", "'%s' is not solinas-unsaturated, solinas-saturated or montgomery",
-                        method->value);
-    n = strtoul(limbs->value, &end, 10);
-    if (!limbs->value[0] || *end || limbs->value[0] == '-' || n < 1 || n > 16)
-        return cli_fail(CLI_USAGE, "--limbs", "'%s' is not a limb count from 1 to 16", limbs->value);
-    spec.limbs = (unsigned)n;
-    if (gen_op_parse(op->value, &spec.op) != 0)
-        return cli_fail(CLI_USAGE, "--op",
-                        "'%s' is not mul, square, carry, add, sub, opp, to-montgomery or from-montgomery", op->value);
-    *out = gen_build(&spec, err, sizeof err);
-    if (!*out)
-        return cli_fail(CLI_USAGE, NULL, "%s", err);
-    return CLI_OK;
-}
 
 /* An unsigned decimal in [lo, hi]. */
 static int parse_u64(const cli_opt *o, unsigned long long lo, unsigned long long hi, unsigned long long *v)
@@ -252,7 +110,7 @@ int cli_cmd_opt(int argc, char **argv)
             *o_ratio = &opts[10], *o_seed = &opts[11], *o_symbol = &opts[12], *o_hidden = &opts[13],
             *o_cpu = &opts[14], *o_quiet = &opts[15], *o_rounds = &opts[16];
     size_t npos = 0;
-    int rc, nsrc;
+    int rc;
     ir_func *f = NULL, *low = NULL;
     search_opts so;
     search_result sr;
@@ -266,18 +124,9 @@ int cli_cmd_opt(int argc, char **argv)
         return fputs(cli_opt_help, stdout), CLI_OK;
     if (rc != CLI_OK)
         return rc;
-    int gen_given = o_prime->given || o_method->given || o_limbs->given || o_op->given;
-    nsrc = o_fiat->given + o_ir->given + (gen_given != 0);
-    if (nsrc != 1)
-        return cli_fail(CLI_USAGE, NULL,
-                        "give one program: --fiat F.json --function NAME, --ir FILE.ir, or --prime P --method M "
-                        "--limbs N --op OP (see 'ecopt opt --help')");
-    if (o_fiat->given && (rc = cli_need(o_function, "--function NAME (a function of the JSON file)")) != CLI_OK)
+    cli_program_src src = { o_fiat, o_function, o_ir, o_prime, o_method, o_limbs, o_op };
+    if ((rc = cli_program_check(&src, "opt")) != CLI_OK)
         return rc;
-    if (gen_given && o_function->given)
-        return cli_fail(CLI_USAGE, "--function", "not with a generator spec (use --symbol to name the code)");
-    if (o_function->given && !o_function->value[0])
-        return cli_fail(CLI_USAGE, "--function", "empty name");
     if ((rc = cli_need(o_out, "-o OUT.S (the file to write)")) != CLI_OK)
         return rc;
     if ((rc = cli_out_not_input(o_out->value, o_fiat, o_ir, NULL)) != CLI_OK)
@@ -328,23 +177,8 @@ int cli_cmd_opt(int argc, char **argv)
     so.hidden = o_hidden->given != 0;
 
     /* the program */
-    if (o_fiat->given)
-        rc = load_file(o_fiat->value, 1, o_function->value, &f, hex);
-    else if (o_ir->given)
-        rc = load_file(o_ir->value, 0, o_function->given ? o_function->value : NULL, &f, hex);
-    else
-        rc = load_gen(o_prime, o_method, o_limbs, o_op, &f);
-    if (rc != CLI_OK)
+    if ((rc = cli_program_load(&src, &f, hex)) != CLI_OK)
         return rc;
-    if (gen_given) { /* no file: the hash of the program's IR text */
-        char *t = ir_print(f);
-        if (!t) {
-            ir_func_free(f);
-            return cli_fail(CLI_ENV, NULL, "out of memory");
-        }
-        sha256_hex(t, strlen(t), hex);
-        free(t);
-    }
     if (ir_validate(f) != 0 || ir_bounds(f) != 0) {
         rc = cli_fail(CLI_USAGE, f->name, "%s", f->err);
         goto out;
@@ -359,18 +193,18 @@ int cli_cmd_opt(int argc, char **argv)
     /* the command line and the source, for the header */
     if (o_fiat->given) {
         cat_arg(command, sizeof command, "--fiat");
-        cat_arg(command, sizeof command, base_name(o_fiat->value));
+        cat_arg(command, sizeof command, cli_base_name(o_fiat->value));
         cat_arg(command, sizeof command, "--function");
         cat_arg(command, sizeof command, o_function->value);
-        snprintf(source, sizeof source, "%s, function %s", base_name(o_fiat->value), o_function->value);
+        snprintf(source, sizeof source, "%s, function %s", cli_base_name(o_fiat->value), o_function->value);
     } else if (o_ir->given) {
         cat_arg(command, sizeof command, "--ir");
-        cat_arg(command, sizeof command, base_name(o_ir->value));
+        cat_arg(command, sizeof command, cli_base_name(o_ir->value));
         if (o_function->given) {
             cat_arg(command, sizeof command, "--function");
             cat_arg(command, sizeof command, o_function->value);
         }
-        snprintf(source, sizeof source, "%s, function %s", base_name(o_ir->value), f->name);
+        snprintf(source, sizeof source, "%s, function %s", cli_base_name(o_ir->value), f->name);
     } else {
         snprintf(source, sizeof source, "ecopt gen --prime %s --method %s --limbs %s --op %s (its IR text)",
                  o_prime->value, o_method->value, o_limbs->value, o_op->value);
