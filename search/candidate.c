@@ -144,7 +144,19 @@ static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
                 base[k++] = EMIT_ASM_D_CMUL_LEA;
             if (m >= 1 && m <= 30)
                 base[k++] = EMIT_ASM_D_CMUL_IMUL;
+#ifdef EMIT_ASM_D_SHX
+            if (m >= 1 && m <= 63)
+                base[k++] = EMIT_ASM_D_SHX;
+#endif
         }
+        break;
+    }
+#endif
+#ifdef EMIT_ASM_D_SHX
+    case IR_SHR: { /* by a constant: shr or shrx (no flag written) */
+        ir_val c = const_arg(f, x);
+        if (c != IR_NOVAL && f->val[x->res[0]].width == 64 && f->val[c].k >= 1 && f->val[c].k <= 63)
+            base[k++] = EMIT_ASM_D_SHX;
         break;
     }
 #endif
