@@ -10,13 +10,16 @@
  *
  * Exit status: 0 written; 1 the search failed or the result was not PROVED (nothing written); 2 bad input
  * (options, files, a program that does not load or lower); 3 writing failed or memory. */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* sched_getaffinity, realpath */
 
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 
 #include "check/check.h"
@@ -94,6 +97,64 @@ static void cat_arg(char *buf, size_t cap, const char *a)
         snprintf(buf + l, cap - l, " %s", a);
 }
 
+/* out_usable — whether -o names a file that can be written, checked before the search (which takes minutes): "-"
+ * (standard output), an existing non-regular file (written through, as cli_write_file does), or a name whose
+ * directory exists and takes a new file (the output is written to a temporary name there and renamed). */
+static int out_usable(const char *path)
+{
+    struct stat st;
+    if (!path[0])
+        return cli_fail(CLI_USAGE, "-o", "empty file name");
+    if (strcmp(path, "-") == 0)
+        return CLI_OK;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return cli_fail(CLI_USAGE, path, "is a directory");
+        if (!S_ISREG(st.st_mode))
+            return CLI_OK;
+    }
+    char real[PATH_MAX], dir[PATH_MAX];
+    const char *target = realpath(path, real) ? real : path; /* a link to a regular file: its target's directory */
+    snprintf(dir, sizeof dir, "%s", target);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cli_fail(CLI_USAGE, path, "no such directory: %s", dir);
+    /* try it (permission bits do not tell root's answer, nor a read-only or special file system's) */
+    char probe[PATH_MAX + 32];
+    snprintf(probe, sizeof probe, "%s/.ecopt-opt-XXXXXX", dir);
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        return cli_fail(CLI_USAGE, path, "cannot create a file in %s: %s", dir, strerror(errno));
+    close(fd);
+    unlink(probe);
+    return CLI_OK;
+}
+
+/* The CPUs this process may run on, as "0-1" or "0,2,5" (at most len bytes). */
+static void allowed_cpus(char *buf, size_t len)
+{
+    cpu_set_t set;
+    buf[0] = 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return;
+    size_t o = 0;
+    for (int c = 0; c < CPU_SETSIZE && o + 16 < len; c++) {
+        if (!CPU_ISSET(c, &set))
+            continue;
+        int e = c;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
+            e++;
+        o += (size_t)snprintf(buf + o, len - o, e > c ? "%s%d-%d" : "%s%d", o ? "," : "", c, e);
+        c = e;
+    }
+}
+
 int cli_cmd_opt(int argc, char **argv)
 {
     cli_opt opts[] = { { NULL, "--fiat", 1, NULL, 0 },      { NULL, "--function", 1, NULL, 0 },
@@ -130,6 +191,8 @@ int cli_cmd_opt(int argc, char **argv)
     if ((rc = cli_need(o_out, "-o OUT.S (the file to write)")) != CLI_OK)
         return rc;
     if ((rc = cli_out_not_input(o_out->value, o_fiat, o_ir, NULL)) != CLI_OK)
+        return rc;
+    if ((rc = out_usable(o_out->value)) != CLI_OK)
         return rc;
     if (o_symbol->given && !is_identifier(o_symbol->value))
         return cli_fail(CLI_USAGE, "--symbol", "'%s' is not a C identifier", o_symbol->value);
@@ -170,8 +233,12 @@ int cli_cmd_opt(int argc, char **argv)
     }
     if (o_cpu->given) { /* a CPU this process may not run on is bad input, not a failed search */
         char perr[256];
-        if (measure_pin(so.cpu, perr, sizeof perr) < 0)
-            return cli_fail(CLI_USAGE, "--cpu", "%s", perr);
+        if (measure_pin(so.cpu, perr, sizeof perr) < 0) {
+            char cpus[128];
+            allowed_cpus(cpus, sizeof cpus);
+            return cli_fail(CLI_USAGE, "--cpu", "%s is not a CPU this process may run on (%s%s)", o_cpu->value,
+                            cpus[0] ? "allowed: " : "", cpus[0] ? cpus : perr);
+        }
     }
     so.quiet = o_quiet->given != 0;
     so.hidden = o_hidden->given != 0;

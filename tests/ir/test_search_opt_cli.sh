@@ -71,6 +71,12 @@ bad "bad cpu" --fiat "$json" --function $fn -o "$tmp/bad.S" --cpu x
 bad "bad rounds" --fiat "$json" --function $fn -o "$tmp/bad.S" --rounds 0
 bad "cpu not available" --fiat "$json" --function $fn -o "$tmp/bad.S" --cpu 4000
 bad "bad symbol" --fiat "$json" --function $fn -o "$tmp/bad.S" --symbol 1x
+# an unusable -o is refused before the search (the default budget would take far longer than this test)
+bad "empty -o" --fiat "$json" --function $fn -o ""
+bad "-o in a missing directory" --fiat "$json" --function $fn -o "$tmp/nodir/x.S"
+bad "-o a directory" --fiat "$json" --function $fn -o "$tmp"
+grep -q "allowed: " <("$ecopt" opt --fiat "$json" --function $fn -o "$tmp/bad.S" --cpu 4000 2>&1) && pass ||
+    fail "--cpu 4000 does not name the allowed CPUs"
 "$ecopt" opt --help | grep -q "usage: ecopt opt" && pass || fail "--help"
 
 echo "$passes passed, $fails failed"
