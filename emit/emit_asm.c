@@ -62,7 +62,9 @@ typedef struct {
     bool xmm_busy[16], xmm_used[16];
     uint32_t nslot_cap, nslots;
     uint32_t flagv[3];      /* [F_CF], [F_OF]: value held, or IR_NOVAL */
-    bool alias_dead[64];    /* input j: an output that may alias it has been stored to */
+    bool alias_dead[64];    /* input j: an output that may alias it has been stored to (set at the first such store
+                               BEFORE the values of j still needed are rescued from it, see do_store) */
+    bool rescue;            /* do_store is reading those values: mem_of may still read their limbs */
     uint32_t *kill;         /* input j: the first store to an output that may alias it (NOUSE: none) */
     uint8_t *need_kill;     /* input j: a value loaded from it is used at or after kill[j] */
     uint32_t *tmp;          /* node_uses scratch */
@@ -200,6 +202,13 @@ static void mem_of(ctx *c, uint32_t v, char *s, size_t n)
     if (c->v[v].slot >= 0)
         snprintf(s, n, "%d(%%rsp)", 8 * c->v[v].slot);
     else if (c->v[v].stack_arg < 0) {
+        /* the limb may be read only while no store may have overwritten it (do_store's rescue reads it just
+         * before the store, with alias_dead already set: c->rescue) */
+        if (c->v[v].home_arr < 0 || (c->alias_dead[c->v[v].home_arr] && !c->rescue)) {
+            fail(c, "internal: node %u: value %u has no location", c->cur, v);
+            snprintf(s, n, "0(%%rsp)");
+            return;
+        }
         int p = ensure_reg(c, c->f->nval + (uint32_t)c->v[v].home_arr);
         snprintf(s, n, "%u(%%%s)", 8 * c->v[v].home_limb, R64[p]);
     } else
@@ -1067,44 +1076,53 @@ static void do_load(ctx *c, const ir_node *n)
 static void do_store(ctx *c, const ir_node *n)
 {
     uint32_t v = n->arg[0];
-    /* the first store to an output that may alias input j: values of j still needed and only in j go to slots */
-    for (uint32_t j = 0; j < c->f->narr && j < 64; j++) {
-        if (c->alias_dead[j] || !((c->f->arr[n->arr].alias >> j) & 1))
-            continue;
-        for (uint32_t w = 0; w < c->f->nval; w++) {
-            av *a = &c->v[w];
-            if (a->home_arr != (int)j || a->reg >= 0 || a->slot >= 0 || a->xmm >= 0 || !used_at_or_after(c, w))
-                continue;
-            int r = -1;
-            for (int i = 0; i < 15 && r < 0; i++)
-                if (c->regv[ORDER[i]] == FREE && !c->lock[ORDER[i]])
-                    r = ORDER[i];
-            char m[48];
-            if (r >= 0) { /* into a free register (a spill later if it must leave) */
-                mem_of(c, w, m, sizeof m);
-                if (c->regv[r] != FREE) { /* mem_of took it for the pointer: use another */
-                    r = alloc_reg(c, -1);
-                    c->lock[r] = false;
-                }
-                ins(c, "movq %s, %%%s", m, R64[r]);
-                c->regv[r] = (int)w;
-                c->used[r] = true;
-                a->reg = r;
-                c->st.nreloads++;
-                continue;
-            }
-            r = alloc_reg(c, -1);
-            mem_of(c, w, m, sizeof m);
-            ins(c, "movq %s, %%%s", m, R64[r]);
-            a->slot = new_slot(c);
-            ins(c, "movq %%%s, %d(%%rsp)", R64[r], 8 * a->slot);
-            c->st.nreloads++;
-            c->st.nspills++;
-            c->regv[r] = FREE;
-            c->lock[r] = false;
+    /* The first store to an output that may alias input j: the values of j still needed and only in j are read
+     * into free registers or stack slots first. Every such j is marked dead BEFORE any is read: a value of j that
+     * is in a register (read earlier, or by this rescue) and is evicted while the rescue needs registers must be
+     * spilled, since its limb is about to be overwritten. (Marking j dead only after its rescue let evict() drop
+     * such a register as "still in memory": the value had no location afterwards, and mulx's rdx operand even
+     * read the overwritten limb.) */
+    uint64_t kill = 0;
+    for (uint32_t j = 0; j < c->f->narr && j < 64; j++)
+        if (!c->alias_dead[j] && ((c->f->arr[n->arr].alias >> j) & 1)) {
+            kill |= 1ull << j;
+            c->alias_dead[j] = true;
         }
-        c->alias_dead[j] = true;
+    c->rescue = true;
+    for (uint32_t w = 0; kill && w < c->f->nval; w++) {
+        av *a = &c->v[w];
+        if (a->home_arr < 0 || !((kill >> a->home_arr) & 1) || a->reg >= 0 || a->slot >= 0 || a->xmm >= 0 ||
+            !used_at_or_after(c, w))
+            continue;
+        int r = -1;
+        for (int i = 0; i < 15 && r < 0; i++)
+            if (c->regv[ORDER[i]] == FREE && !c->lock[ORDER[i]])
+                r = ORDER[i];
+        char m[48];
+        if (r >= 0) { /* into a free register (a spill later if it must leave) */
+            mem_of(c, w, m, sizeof m);
+            if (c->regv[r] != FREE) { /* mem_of took it for the pointer: use another */
+                r = alloc_reg(c, -1);
+                c->lock[r] = false;
+            }
+            ins(c, "movq %s, %%%s", m, R64[r]);
+            c->regv[r] = (int)w;
+            c->used[r] = true;
+            a->reg = r;
+            c->st.nreloads++;
+            continue;
+        }
+        r = alloc_reg(c, -1);
+        mem_of(c, w, m, sizeof m);
+        ins(c, "movq %s, %%%s", m, R64[r]);
+        a->slot = new_slot(c);
+        ins(c, "movq %%%s, %d(%%rsp)", R64[r], 8 * a->slot);
+        c->st.nreloads++;
+        c->st.nspills++;
+        c->regv[r] = FREE;
+        c->lock[r] = false;
     }
+    c->rescue = false;
     int p = ensure_reg(c, c->f->nval + n->arr);
     if (is_const(c, v) && fits_s32(kval(c, v))) {
         ins(c, "movq $%lld, %u(%%%s)", (long long)(int64_t)kval(c, v), 8 * n->limb, R64[p]);
