@@ -843,6 +843,75 @@ static void gen_alias4(tbuf *t)
     tb(t, "end\n");
 }
 
+/* ---- aliased programs for random schedules (ep_aprogs) ---------------------------------------------------------- */
+
+/* six inputs of three limbs, two outputs that may alias every one of them: the first store kills all six, and in a
+ * schedule that moves the arithmetic after it, up to 18 limbs must be rescued at once (more than registers) */
+static const char T_a_many[] =
+    "func a_many\n"
+    "  out o1[3] alias a, b, c, d, e, f\n  out o2[3] alias a, b, c, d, e, f\n"
+    "  in a[3] 0..0xffffffff\n  in b[3] 0..0xffffffff\n  in c[3] 0..0xffffffff\n"
+    "  in d[3] 0..0xffffffff\n  in e[3] 0..0xffffffff\n  in f[3] 0..0xffffffff\n"
+    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  a2:u64 = load a[2]\n"
+    "  b0:u64 = load b[0]\n  b1:u64 = load b[1]\n  b2:u64 = load b[2]\n"
+    "  c0:u64 = load c[0]\n  c1:u64 = load c[1]\n  c2:u64 = load c[2]\n"
+    "  d0:u64 = load d[0]\n  d1:u64 = load d[1]\n  d2:u64 = load d[2]\n"
+    "  e0:u64 = load e[0]\n  e1:u64 = load e[1]\n  e2:u64 = load e[2]\n"
+    "  f0:u64 = load f[0]\n  f1:u64 = load f[1]\n  f2:u64 = load f[2]\n"
+    "  s0:u64 = add a0, b0\n  t0:u64 = add s0, c0\n  u0:u64 = add t0, d0\n  v0:u64 = add u0, e0\n"
+    "  l0:u64, h0:u64 = mulx.64 v0, f1\n  z0:u64 = and a0, 1\n  q0:u64 = cmovznz z0, l0, h0\n"
+    "  store o1[0], q0\n  store o2[1], l0\n"
+    "  s1:u64 = add a1, b1\n  t1:u64 = add s1, c1\n  u1:u64 = add t1, d1\n  v1:u64 = add u1, e1\n"
+    "  l1:u64, h1:u64 = mulx.64 v1, f2\n  z1:u64 = and a1, 1\n  q1:u64 = cmovznz z1, l1, h1\n"
+    "  store o1[1], q1\n  store o2[2], l1\n"
+    "  s2:u64 = add a2, b2\n  t2:u64 = add s2, c2\n  u2:u64 = add t2, d2\n  v2:u64 = add u2, e2\n"
+    "  l2:u64, h2:u64 = mulx.64 v2, f0\n  z2:u64 = and a2, 1\n  q2:u64 = cmovznz z2, l2, h2\n"
+    "  store o1[2], q2\n  store o2[0], l2\n"
+    "end\n";
+
+/* two inputs of eight limbs, both outputs may alias both: sixteen limbs live across the first store */
+static const char T_a_press[] =
+    "func a_press\n"
+    "  in a[8] 0..0xffffffff\n  in b[8] 0..0xffffffff\n"
+    "  out o[8] alias a, b\n  out p[8] alias a, b\n"
+    "  a0:u64 = load a[0]\n  b0:u64 = load b[0]\n  a1:u64 = load a[1]\n  b1:u64 = load b[1]\n"
+    "  a2:u64 = load a[2]\n  b2:u64 = load b[2]\n  a3:u64 = load a[3]\n  b3:u64 = load b[3]\n"
+    "  a4:u64 = load a[4]\n  b4:u64 = load b[4]\n  a5:u64 = load a[5]\n  b5:u64 = load b[5]\n"
+    "  a6:u64 = load a[6]\n  b6:u64 = load b[6]\n  a7:u64 = load a[7]\n  b7:u64 = load b[7]\n"
+    "  m0:u64, n0:u64 = mulx.64 a0, b7\n  x0:u64 = xor m0, a7\n  y0:u64 = xor b3, a5\n"
+    "  m1:u64, n1:u64 = mulx.64 a1, b6\n  x1:u64 = xor m1, a6\n  y1:u64 = xor b4, a6\n"
+    "  m2:u64, n2:u64 = mulx.64 a2, b5\n  x2:u64 = xor m2, a5\n  y2:u64 = xor b5, a7\n"
+    "  m3:u64, n3:u64 = mulx.64 a3, b4\n  x3:u64 = xor m3, a4\n  y3:u64 = add b6, n0\n"
+    "  m4:u64, n4:u64 = mulx.64 a4, b3\n  x4:u64 = xor m4, a3\n  y4:u64 = xor b7, a1\n"
+    "  m5:u64, n5:u64 = mulx.64 a5, b2\n  x5:u64 = xor m5, a2\n  y5:u64 = xor b0, n5\n"
+    "  m6:u64, n6:u64 = mulx.64 a6, b1\n  x6:u64 = xor m6, a1\n  y6:u64 = xor b1, a3\n"
+    "  m7:u64, n7:u64 = mulx.64 a7, b0\n  x7:u64 = xor m7, a0\n  w7:u64, k7:u1 = addcarryx.64 0:u1, b2, a4\n"
+    "  y7:u64 = add w7, k7\n"
+    "  store o[7], x0\n  store p[0], y0\n  store o[6], x1\n  store p[1], y1\n"
+    "  store o[5], x2\n  store p[2], y2\n  store o[4], x3\n  store p[3], y3\n"
+    "  store o[3], x4\n  store p[4], y4\n  store o[2], x5\n  store p[5], y5\n"
+    "  store o[1], x6\n  store p[6], y6\n  store o[0], x7\n  store p[7], y7\n"
+    "end\n";
+
+const ep_rprog ep_aprogs[] = {
+    { "a_many", T_a_many },
+    { "a_press", T_a_press },
+};
+const unsigned ep_naprogs = sizeof ep_aprogs / sizeof ep_aprogs[0];
+
+ir_func *ep_aprog_build(unsigned i)
+{
+    if (i >= ep_naprogs)
+        return NULL;
+    char err[512];
+    ir_func *f = ir_parse(ep_aprogs[i].text, err, sizeof err);
+    if (!f) {
+        fprintf(stderr, "emit_progs.c: %s: %s\n", ep_aprogs[i].name, err);
+        exit(1);
+    }
+    return f;
+}
+
 ir_func *ep_rprog_build(unsigned i)
 {
     if (i >= ep_nrprogs)

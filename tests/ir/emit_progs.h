@@ -43,6 +43,13 @@ extern const unsigned ep_nrprogs;
  * that does not parse is a bug in emit_progs.c: it exits with a message. */
 ir_func *ep_rprog_build(unsigned i);
 
+/* Aliased programs for the random schedules of the assembly emitter (test_emit_asm.c): outputs that may alias
+ * several inputs, with more limbs of those inputs needed after the first store than there are registers when a
+ * schedule moves the arithmetic after it. Already lowered; ep_aprog_build as ep_rprog_build. */
+extern const ep_rprog ep_aprogs[];
+extern const unsigned ep_naprogs;
+ir_func *ep_aprog_build(unsigned i);
+
 /* ---- random numbers (splitmix64; Steele, Lea, Flood, "Fast splittable pseudorandom number generators",
  * OOPSLA 2014) ------------------------------------------------------------------------------------------------- */
 uint64_t ep_rand(uint64_t *state);
