@@ -82,6 +82,7 @@ typedef struct {
     int nargs;
     /* progress */
     double t0, last_print;
+    bool line_open;        /* a progress line was written in place ("\r", no newline yet) */
     double cur_ticks, best_gcc, best_clang;
     uint64_t done;
     char err[512];
@@ -263,11 +264,11 @@ static int run_tests(state *s, measure_fn fn, char *why, size_t whylen)
 
 /* ---- evaluation ------------------------------------------------------------------------------------------------- */
 
-/* Emit, encode, map and test candidate p->c. 0: p has code and fn; 1: the candidate is wrong (counted, p has no
- * code); -1: memory. */
-static int build_point(state *s, point *p)
+/* Emit and encode candidate p->c into p->code (no mapping yet: a mutant whose bytes equal the current candidate's
+ * is never mapped or run). 0: p has code; 1: emit_asm or the encoder refused it (counted, p has no code). */
+static int encode_point(state *s, point *p)
 {
-    char *text = NULL, err[512], why[256];
+    char *text = NULL, err[512];
     point_release(p);
     cand_apply(&p->c, &s->g, s->work, s->dec);
     s->eo.decisions = s->dec;
@@ -283,6 +284,14 @@ static int build_point(state *s, point *p)
         note_wrong(s, "the encoder refused a candidate: %s", err);
         return 1;
     }
+    return 0;
+}
+
+/* Map p's code executable and run it on the tests. 0: p has fn; 1: the candidate is wrong (counted, p has no code);
+ * -1: memory (or mmap). */
+static int map_point(state *s, point *p)
+{
+    char why[256];
     p->map = encode_exec_map(p->code, p->len, &p->maplen);
     if (!p->map) {
         point_release(p);
@@ -296,6 +305,19 @@ static int build_point(state *s, point *p)
         return 1;
     }
     return 0;
+}
+
+/* Emit, encode, map and test candidate p->c. 0: p has code and fn; 1: the candidate is wrong or refused (counted,
+ * p has no code); -1: memory. */
+static int build_point(state *s, point *p)
+{
+    int rc = encode_point(s, p);
+    return rc != 0 ? rc : map_point(s, p);
+}
+
+static bool same_code(const point *a, const point *b)
+{
+    return a->code && b->code && a->len == b->len && memcmp(a->code, b->code, a->len) == 0;
 }
 
 static void progress(state *s, bool force)
@@ -315,6 +337,7 @@ static void progress(state *s, bool force)
         fprintf(stderr, "  best %.2fx gcc %.2fx clang", s->best_gcc, s->best_clang);
     fprintf(stderr, "  %.0f evals/s  %.0f s left%s", rate, left, tty ? "   " : "\n");
     fflush(stderr);
+    s->line_open = tty;
 }
 
 /* Measure cur with the baselines; updates the best speedups. */
@@ -360,6 +383,12 @@ static int random_start(state *s, point *cur)
 #define ELITE_EVERY 200
 #define ELITE_MARGIN 1.02
 
+/* The most mutants in a row with the current code's bytes before one counts as an evaluation (local_search). On the
+ * fiat multiplies and adds a streak is rarely longer than 10 and was never longer than 50 in 3000 evaluations; a
+ * program of a few nodes has a handful of distinct codes, and each streak there costs SAME_STREAK emit + encode
+ * passes of a few microseconds each (at 1000, with a mapping and the tests per mutant, it ran 5 evaluations/s). */
+#define SAME_STREAK 100
+
 static int elite_check(state *s, point *cur, point *best)
 {
     measure_fn fns[2] = { cur->fn, best->fn };
@@ -392,42 +421,43 @@ static int local_search(state *s, point *cur, point *tmp, uint64_t budget)
     for (uint64_t k = 0; k < budget && s->done < s->o->evals; k++) {
         cand_copy(&tmp->c, &cur->c);
         cand_mutate(&tmp->c, &s->g, &s->rng);
-        int b = build_point(s, tmp);
-        if (b < 0) {
-            snprintf(s->err, sizeof s->err, "out of memory");
-            goto out;
-        }
-        /* A mutant with the current code's bytes is kept (a neutral step) but is no evaluation: nothing new was
-         * run or measured; another mutation is drawn (up to 1000 in a row, then it counts, so the loop ends). */
-        if (b == 0 && tmp->len == cur->len && memcmp(tmp->code, cur->code, cur->len) == 0 &&
-            ++same_streak < 1000) {
-            point t = *cur;
-            *cur = *tmp;
-            *tmp = t;
+        int b = encode_point(s, tmp);
+        if (b == 0 && same_code(tmp, cur)) {
+            /* A mutant with the current code's bytes is kept (a neutral step: cur takes its order and decisions
+             * and keeps its own code and mapping), without being mapped, run or measured. It is no evaluation:
+             * another mutation is drawn, up to SAME_STREAK in a row; the last of a streak counts (a program
+             * with few distinct codes, e.g. 3 nodes, would otherwise never finish its evaluations). */
+            cand_copy(&cur->c, &tmp->c);
             s->r->nsame++;
-            k--;
-            continue;
-        }
-        same_streak = 0;
-        s->done++;
-        if (b == 0) {
-            bool keep;
-            if (tmp->len == cur->len && memcmp(tmp->code, cur->code, cur->len) == 0) {
-                s->r->nsame++;
-                keep = true;
-            } else {
+            if (++same_streak < SAME_STREAK) {
+                k--;
+                continue;
+            }
+            same_streak = 0;
+            s->done++;
+            s->r->nkept++;
+        } else {
+            same_streak = 0;
+            s->done++;
+            if (b == 0)
+                b = map_point(s, tmp);
+            if (b < 0) {
+                snprintf(s->err, sizeof s->err, "out of memory");
+                goto out;
+            }
+            if (b == 0) {
                 measure_fn fns[2] = { cur->fn, tmp->fn };
                 double res[2];
                 if (measure_run(s->m, fns, 2, res, s->err, sizeof s->err) != 0)
                     goto out;
-                keep = res[1] <= res[0];
+                bool keep = res[1] <= res[0];
                 s->cur_ticks = keep ? res[1] : res[0];
-            }
-            if (keep) {
-                point t = *cur;
-                *cur = *tmp;
-                *tmp = t;
-                s->r->nkept++;
+                if (keep) {
+                    point t = *cur;
+                    *cur = *tmp;
+                    *tmp = t;
+                    s->r->nkept++;
+                }
             }
         }
         if ((k + 1) % ELITE_EVERY == 0 && elite_check(s, cur, &best) != 0)
@@ -613,8 +643,6 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
         }
     }
     progress(&s, true);
-    if (!o->quiet && isatty(2))
-        fputc('\n', stderr);
 
     /* the result: the best candidate's function, decisions, text and measured bytes */
     r->best = ir_func_clone(f);
@@ -634,6 +662,8 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
     cur.code = NULL;
     rc = 0;
 out:
+    if (s.line_open) /* the last progress line ends, also when the search stops early (the caller's error follows) */
+        fputc('\n', stderr);
     if (rc != 0)
         snprintf(err, errlen, "%s", s.err[0] ? s.err : "search failed");
     if (bets) {

@@ -21,8 +21,10 @@
  *   counted (search_result.nwrong) and the first one is described (search_result.wrong_msg) -> measure the mutant
  *   and the current candidate in one measure_run (interleaved, random order, median of `rounds` rounds). A mutant
  *   whose bytes equal the current one's (a decision that changes nothing there, a move between independent
- *   instructions that the emitter orders alike) is kept without being run or measured, and is not counted as an
- *   evaluation (search_result.nsame): `evals` counts candidates with new code.
+ *   instructions that the emitter orders alike) is kept without being mapped, run or measured, and is not counted
+ *   as an evaluation (search_result.nsame): `evals` counts candidates with new code, except that the 100th such
+ *   mutant in a row counts (a program of a few nodes has a handful of distinct codes: its evaluations end, at a
+ *   rate like a real program's).
  *
  *   The gcc and clang baselines (baseline.h) are measured with the current candidate at the start, every
  *   `baseline_every` evaluations and at the end; the final measurement (search_result.ticks, ticks_gcc,
@@ -34,8 +36,9 @@
  * Progress (unless quiet): one line on stderr, rewritten in place about 4 times a second on a terminal (a new
  * line every 5 s otherwise):
  *   "opt: 1200/20000 evals  current 61.2 ticks  best 1.31x gcc 1.12x clang  410 evals/s  46 s left"
- * and a final line after the final measurement. Measurement: `rounds` (default 31) interleaved batches per
- * screening comparison, `final_rounds` (101) for the final one. */
+ * and a final line after the final measurement; the line also ends with a newline when the search stops early
+ * with an error. Measurement: `rounds` (default 31) interleaved batches per screening comparison, `final_rounds`
+ * (101) for the final one. */
 #ifndef ECOPT_SEARCH_SEARCH_H
 #define ECOPT_SEARCH_SEARCH_H
 
@@ -76,7 +79,8 @@ typedef struct {
                               the same options gives text again */
     uint64_t evals;        /* evaluations done */
     uint64_t nkept;        /* mutants kept */
-    uint64_t nsame;        /* mutants whose bytes equalled the current candidate's: kept, not counted in evals */
+    uint64_t nsame;        /* mutants whose bytes equalled the current candidate's: kept, not counted in evals
+                              (but every 100th in a row, search.c SAME_STREAK) */
     uint64_t nreverts;     /* resets of the current candidate to the best one seen (elitism, search.c) */
     uint64_t nwrong;       /* candidates that differed from the interpreter (generator bugs) */
     uint64_t nfailed;      /* candidates emit_asm or the encoder refused (generator bugs too) */

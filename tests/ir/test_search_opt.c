@@ -13,6 +13,12 @@
  *                  the assembled code, loaded as a shared object, agrees with GMP on --iters random inputs (default
  *                  100000; multiplies also with out1 == arg1 and with out1 == arg2: the fiat aliasing).
  *
+ *   candidate also runs the tiny programs (2-4 nodes: load-xor-store, a constant stored with no inputs, a one-limb
+ *                  add): a 300-evaluation search (no baselines) must finish within 60 s (a generous floor: it takes
+ *                  well under a second; such programs have a handful of distinct codes, and the search once drew
+ *                  1000 mutants with a mapping each per evaluation: 5 evaluations/s), do all 300 evaluations, and
+ *                  its code, run by the CPU, gives the value computed here in C on random inputs.
+ *
  * Usage: test_search_opt [--seed N] [--iters N] [--evals N] --fiat DIR --ladder FILE (candidate | opt NAME) */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,12 +29,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gmp.h>
 
 #include "check/check.h"
 #include "check/elf.h"
+#include "emit/encode.h"
 #include "gen/gen.h"
 #include "harness.h"
 #include "ir/ir.h"
@@ -324,6 +332,99 @@ static void test_candidate_one(const char *label, ir_func *src, tu_rng *rng)
     ir_func_free(low);
 }
 
+/* ---- tiny programs ------------------------------------------------------------------------------------------- */
+
+static double wall_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef void (*fn3)(void *, void *, void *);
+
+static void test_tiny(tu_rng *rng)
+{
+    static const struct {
+        const char *name, *text;
+    } progs[] = {
+        { "xor", "func xor\n  in a[1] 0..0xffffffffffffffff\n  out o[1] 0..0xffffffffffffffff\n"
+                 "  x:u64 = load a[0]\n  y:u64 = xor x, 0x5555\n  store o[0], y\nend\n" },
+        { "const", "func konst\n  out o[1] 0..0xffffffffffffffff\n  store o[0], 0x1234\nend\n" },
+        { "add", "func add1\n  in a[1] 0..0xffffffff\n  in b[1] 0..0xffffffff\n  out o[1] 0..0x1fffffffe\n"
+                 "  x:u64 = load a[0]\n  y:u64 = load b[0]\n  z:u64 = add x, y\n  store o[0], z\nend\n" },
+    };
+    for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
+        char err[1024];
+        ir_func *src = ir_parse(progs[i].text, err, sizeof err);
+        ir_func *low = src ? ir_lower(src, err, sizeof err) : NULL;
+        if (!low) {
+            tu_fail("tiny %s: %s", progs[i].name, err);
+            ir_func_free(src);
+            continue;
+        }
+        search_opts o;
+        search_result r;
+        search_opts_default(&o);
+        o.evals = 300;
+        o.seed = seed;
+        o.quiet = true;
+        o.baselines = false;
+        o.final_rounds = 11;
+        double t0 = wall_s();
+        int rc = search_run(low, src, &o, &r, err, sizeof err);
+        double t = wall_s() - t0;
+        if (rc != 0) {
+            tu_fail("tiny %s: search_run: %s", progs[i].name, err);
+            ir_func_free(low);
+            ir_func_free(src);
+            continue;
+        }
+        printf("tiny %s: %llu evals in %.2f s (%.0f/s), %llu kept, %llu same bytes; %.1f %s\n", progs[i].name,
+               (unsigned long long)r.evals, t, (double)r.evals / (t > 0 ? t : 1e-9), (unsigned long long)r.nkept,
+               (unsigned long long)r.nsame, r.ticks, r.unit);
+        if (t > 60.0)
+            tu_fail("tiny %s: 300 evaluations took %.1f s (at most 60)", progs[i].name, t);
+        if (r.evals != o.evals || r.nwrong || r.nfailed)
+            tu_fail("tiny %s: %llu evaluations of 300, %llu wrong, %llu refused: %s", progs[i].name,
+                    (unsigned long long)r.evals, (unsigned long long)r.nwrong, (unsigned long long)r.nfailed,
+                    r.wrong_msg);
+        /* the measured code, run by the CPU, against C */
+        size_t maplen = 0;
+        void *map = encode_exec_map(r.code, r.code_len, &maplen);
+        if (!map) {
+            tu_fail("tiny %s: encode_exec_map failed", progs[i].name);
+        } else {
+            fn3 fn;
+            memcpy(&fn, &map, sizeof fn);
+            for (int k = 0; k < 1000; k++) {
+                uint64_t a = tu_rng_u64(rng), b = tu_rng_u64(rng), out = 0x5a5a5a5a5a5a5a5aull, want;
+                if (!strcmp(progs[i].name, "xor")) {
+                    fn(&out, &a, NULL);
+                    want = a ^ 0x5555;
+                } else if (!strcmp(progs[i].name, "const")) {
+                    fn(&out, NULL, NULL);
+                    want = 0x1234;
+                } else {
+                    a &= 0xffffffff;
+                    b &= 0xffffffff;
+                    fn(&out, &a, &b);
+                    want = a + b;
+                }
+                if (out != want) {
+                    tu_fail("tiny %s: input %d: the code gives 0x%llx, C 0x%llx", progs[i].name, k,
+                            (unsigned long long)out, (unsigned long long)want);
+                    break;
+                }
+            }
+            encode_exec_unmap(map, maplen);
+        }
+        search_result_free(&r);
+        ir_func_free(low);
+        ir_func_free(src);
+    }
+}
+
 static void mode_candidate(void)
 {
     tu_rng rng;
@@ -347,6 +448,7 @@ static void mode_candidate(void)
             break;
         }
     }
+    test_tiny(&rng);
 }
 
 /* ---- opt --------------------------------------------------------------------------------------------------------- */
