@@ -72,19 +72,25 @@ int baseline_cc_available(const char *cc) {
     return run(argv, NULL, NULL) == 0;
 }
 
+/* Remove the temporary files (those that exist) and the directory; b->dir becomes "". */
+static void remove_dir(baseline *b) {
+    if (!b->dir[0])
+        return;
+    char path[300];
+    for (size_t i = 0; i < sizeof baseline_files / sizeof baseline_files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", b->dir, baseline_files[i]);
+        unlink(path);
+    }
+    rmdir(b->dir);
+    b->dir[0] = 0;
+}
+
 void baseline_free(baseline *b) {
     if (b == NULL)
         return;
     if (b->dl != NULL)
         dlclose(b->dl);
-    if (b->dir[0]) {
-        char path[300];
-        for (size_t i = 0; i < sizeof baseline_files / sizeof baseline_files[0]; i++) {
-            snprintf(path, sizeof path, "%s/%s", b->dir, baseline_files[i]);
-            unlink(path);
-        }
-        rmdir(b->dir);
-    }
+    remove_dir(b);
     memset(b, 0, sizeof *b);
 }
 
@@ -164,6 +170,9 @@ int baseline_build(const ir_func *f, const char *cc, baseline *out, char *err, s
     }
     dlerror();
     out->dl = dlopen(sopath, RTLD_NOW | RTLD_LOCAL);
+    /* The files go at once, the .so too: the loader keeps its mapping (an unlinked file stays until unmapped), so
+     * nothing is left in $TMPDIR when the process is killed later (SIGINT during a search). */
+    remove_dir(out);
     if (out->dl == NULL) {
         const char *d = dlerror();
         snprintf(err, errlen, "baseline: dlopen: %s", d ? d : "failed");
@@ -173,7 +182,7 @@ int baseline_build(const ir_func *f, const char *cc, baseline *out, char *err, s
     dlerror();
     void *sym = dlsym(out->dl, f->name);
     if (sym == NULL) {
-        snprintf(err, errlen, "baseline: %s has no symbol %s", sopath, f->name);
+        snprintf(err, errlen, "baseline: the %s code has no symbol %s", cc, f->name);
         baseline_free(out);
         return -1;
     }

@@ -3,8 +3,10 @@
  *
  * baseline_build emits f as C in-process (emit/emit_c.h, default options: the same text `ecopt ir --emit c`
  * prints), writes it to a fresh private directory ($TMPDIR or /tmp, "ecopt-baseline-XXXXXX"), runs
- * `<cc> -O3 -march=native -mtune=native -fPIC -shared -o f.so f.c` (no shell), and dlopens the result. The
- * function has the fiat signature (outputs, then inputs; measure.h) and may be called through measure_fn. */
+ * `<cc> -O3 -march=native -mtune=native -fPIC -shared -o f.so f.c` (no shell), dlopens the result and removes the
+ * directory with its files at once (the loaded code stays mapped), so a process killed later leaves nothing
+ * behind. The function has the fiat signature (outputs, then inputs; measure.h) and may be called through
+ * measure_fn. */
 #ifndef ECOPT_SEARCH_BASELINE_H
 #define ECOPT_SEARCH_BASELINE_H
 
@@ -21,7 +23,7 @@ typedef struct {
     char cc[16];         /* "gcc" or "clang" */
     char flags[128];     /* BASELINE_FLAGS */
     char version[128];   /* the first line of `<cc> --version` ("gcc (Debian 12.2.0-14) 12.2.0"), "" if unknown */
-    char dir[256];       /* the temporary directory holding f.c and f.so, "" once removed */
+    char dir[256];       /* the temporary directory while baseline_build runs; "" once it returns */
 } baseline;
 
 /* baseline_build — compile f with cc ("gcc" or "clang") into *out (zeroed first). Returns 0, or -1 with err,
@@ -30,7 +32,8 @@ typedef struct {
  * and *out needs no baseline_free (calling it is harmless). */
 int baseline_build(const ir_func *f, const char *cc, baseline *out, char *err, size_t errlen);
 
-/* baseline_free — dlclose, remove the temporary files and directory; *b is zeroed. NULL or zeroed b: nothing. */
+/* baseline_free — dlclose (and remove the temporary directory, should one be left); *b is zeroed. NULL or zeroed
+ * b: nothing. */
 void baseline_free(baseline *b);
 
 /* baseline_cc_available — 1 when `<cc> --version` runs and exits 0, else 0. */

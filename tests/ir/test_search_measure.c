@@ -5,6 +5,8 @@
  *     bounds' edges and on random inputs within the bounds, also when called with out1 == arg1 and out1 == arg2.
  *   - measure_new's inputs lie within the bounds (lowered IR too) and depend only on the seed; measure_run returns
  *     positive finite medians (printed, with the per-round spread, never compared).
+ *   - baseline_build leaves nothing in $TMPDIR once it returns (the test runs with a private empty TMPDIR and
+ *     looks after every build, the failing ones too): a process killed during a search leaves no files.
  *   - Bad inputs give one-line errors: an unknown compiler name, a compiler that is not on PATH, a compiler that
  *     fails (a fake `gcc` script: its first stderr line is reported), bad measure_run/measure_new arguments.
  * Usage: test_search_measure [--seed N] [--iters N] [--runs N] --fiat DIR
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +41,37 @@ static uint64_t seed = 1;
 static long iters = 3000;
 static int runs = 1;
 static long aliased_calls; /* calls made with out1 == an input */
+
+/* The private TMPDIR the baselines are built in ("" when it could not be made). */
+static char tmpdir[1024];
+
+/* The first entry left in tmpdir (into name), or 0 when it is empty. */
+static int tmp_left(char *name, size_t n) {
+    if (!tmpdir[0])
+        return 0;
+    DIR *d = opendir(tmpdir);
+    if (d == NULL) {
+        snprintf(name, n, "(cannot open %s)", tmpdir);
+        return 1;
+    }
+    struct dirent *e;
+    int left = 0;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(name, n, "%s/%s", tmpdir, e->d_name);
+            left = 1;
+            break;
+        }
+    closedir(d);
+    return left;
+}
+
+#define CHECK_TMP_EMPTY(what)                                                                                        \
+    do {                                                                                                             \
+        char left_[1400];                                                                                            \
+        if (tmp_left(left_, sizeof left_))                                                                           \
+            FAIL("%s left %s behind", what, left_);                                                                  \
+    } while (0)
 
 static uint64_t rng_state;
 static uint64_t rnd(void) {
@@ -275,10 +309,13 @@ static void test_fiat(const char *dir, const char *file, const char *name) {
             continue;
         }
         built++;
-        struct stat st;
         if (b[c].fn == NULL || b[c].dl == NULL || strcmp(b[c].cc, ccs[c]) != 0 || strcmp(b[c].flags, BASELINE_FLAGS) ||
-            b[c].version[0] == 0 || stat(b[c].dir, &st) != 0)
-            FAIL("%s: baseline %s: fields not filled (version `%s`, dir `%s`)", name, ccs[c], b[c].version, b[c].dir);
+            b[c].version[0] == 0)
+            FAIL("%s: baseline %s: fields not filled (version `%s`)", name, ccs[c], b[c].version);
+        if (b[c].dir[0])
+            FAIL("%s: baseline %s: the temporary directory %s is still set after the build", name, ccs[c], b[c].dir);
+        /* nothing on disk, the loaded code still runs (check_baseline below calls it) */
+        CHECK_TMP_EMPTY("baseline_build");
         check_baseline(f, &b[c]);
     }
     if (built == 2) {
@@ -359,14 +396,9 @@ static void test_fiat(const char *dir, const char *file, const char *name) {
         measure_free(m3);
         ir_func_free(lf);
     }
-    for (int c = 0; c < 2; c++) {
-        char bdir[256];
-        snprintf(bdir, sizeof bdir, "%s", b[c].dir);
+    for (int c = 0; c < 2; c++)
         baseline_free(&b[c]);
-        struct stat st;
-        if (bdir[0] && stat(bdir, &st) == 0)
-            FAIL("baseline_free left %s behind", bdir);
-    }
+    CHECK_TMP_EMPTY("baseline_free");
     ir_func_free(f);
 }
 
@@ -387,6 +419,7 @@ static void test_errors(const char *dir) {
     if (baseline_build(f, "tcc", &b, err, sizeof err) == 0 || strstr(err, "unknown compiler") == NULL)
         FAIL("baseline_build(tcc): want `unknown compiler`, got `%s`", err);
     baseline_free(&b);
+    CHECK_TMP_EMPTY("baseline_build(tcc)");
     if (baseline_build(f, NULL, &b, err, sizeof err) == 0)
         FAIL("baseline_build(NULL cc) succeeded");
     if (baseline_build(NULL, "gcc", &b, err, sizeof err) == 0)
@@ -402,6 +435,7 @@ static void test_errors(const char *dir) {
         setenv("PATH", tdir, 1);
         if (baseline_build(f, "gcc", &b, err, sizeof err) == 0 || strstr(err, "not found") == NULL)
             FAIL("baseline_build with gcc missing: want `not found`, got `%s`", err);
+        CHECK_TMP_EMPTY("baseline_build with gcc missing");
         char fake[1100];
         snprintf(fake, sizeof fake, "%s/gcc", tdir);
         FILE *fp = fopen(fake, "w");
@@ -414,6 +448,7 @@ static void test_errors(const char *dir) {
             if (baseline_build(f, "gcc", &b, err, sizeof err) == 0 || strstr(err, "made-up failure") == NULL ||
                 strstr(err, "second line") != NULL || strchr(err, '\n') != NULL)
                 FAIL("baseline_build with a failing gcc: want its first stderr line, got `%s`", err);
+            CHECK_TMP_EMPTY("baseline_build with a failing gcc");
             unlink(fake);
         } else {
             FAIL("cannot write %s", fake);
@@ -490,9 +525,22 @@ int main(int argc, char **argv) {
     if (t1 < t0)
         FAIL("measure_now went backwards: %llu then %llu", (unsigned long long)t0, (unsigned long long)t1);
     printf("cpu %d, %s, unit %s\n", cpu, model, unit);
+    const char *t = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/ecopt-measure-tmp-XXXXXX", t && t[0] && strlen(t) < 120 ? t : "/tmp");
+    if (mkdtemp(tmpdir) == NULL) {
+        FAIL("mkdtemp %s", tmpdir);
+        tmpdir[0] = 0;
+    } else {
+        setenv("TMPDIR", tmpdir, 1);
+    }
     test_fiat(fdir, "curve25519_64.json", "fiat_25519_carry_mul");
     test_fiat(fdir, "p256_64.json", "fiat_p256_mul");
     test_errors(fdir);
+    if (tmpdir[0]) {
+        CHECK_TMP_EMPTY("the baselines");
+        if (rmdir(tmpdir) != 0)
+            FAIL("cannot remove %s", tmpdir);
+    }
     if (failures) {
         fprintf(stderr, "%d failure(s); rerun with --seed %llu\n", failures, (unsigned long long)seed);
         return 1;
