@@ -1,4 +1,6 @@
-/* fe_u64.c — backend u64 (5 x 51 bits) of the field interface in fe.h. Bounds are defined in fe_u64.h. */
+/* fe_u64.c — backend u64 (5 x 51 bits) of the field interface in fe.h. Bounds are defined in fe_u64.h.
+ * Compiled a second time for the adx backend (ECOPT_FE_BACKEND_adx, fe_adx.h): everything here but the multiply
+ * and square, which that backend takes from the optimizer's assembly. */
 #include "field/fe.h"
 
 #include "bytes.h"
@@ -137,7 +139,10 @@ static inline __attribute__((always_inline)) void fe_sq_handwritten(ecopt_fe *h,
  * bounds, in their headers, take every loose input and give tight output as defined in fe_u64.h: inputs up to
  * 3 * 2^51 - 39 per limb, output limbs below 2^51 except limb 1 below 2^51 + 2^10). ecopt_fe_mul and ecopt_fe_sq
  * use the generated ones, which `make bench` measured at least as fast (README, "Generated field code"); both
- * stay exported under their own names so that the benchmark compares them in one process. */
+ * stay exported under their own names so that the benchmark compares them in one process.
+ * For adx, ecopt_fe_mul and ecopt_fe_sq (ecopt_fe_mul_adx, ecopt_fe_sq_adx after backend_ns.h) are the .S files
+ * in src/field/generated/ (fe_adx.h), so none of this is compiled there. */
+#if !defined(ECOPT_FE_BACKEND_adx)
 #include "field/generated/ecopt_fe_mul_u64_gen.c"
 #include "field/generated/ecopt_fe_sq_u64_gen.c"
 
@@ -155,6 +160,7 @@ void ecopt_fe_sq(ecopt_fe *h, const ecopt_fe *f) { fe_sq_handwritten(h, f); }
 void ecopt_fe_mul(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) { ecopt_fe_mul_u64_gen(h->v, f->v, g->v); }
 void ecopt_fe_sq(ecopt_fe *h, const ecopt_fe *f) { ecopt_fe_sq_u64_gen(h->v, f->v); }
 #endif
+#endif /* !ECOPT_FE_BACKEND_adx */
 
 void ecopt_fe_sq2(ecopt_fe *h, const ecopt_fe *f) {
     u128 c[5];
