@@ -12,4 +12,10 @@ void bench_fe_u64_mul_generated(int i);
 void bench_fe_u64_sq_handwritten(int i);
 void bench_fe_u64_sq_generated(int i);
 
+/* bench_fe_adx.c, built when the adx backend is (BENCH_HAVE_ADX). */
+int bench_fe_adx_available(void);
+void bench_fe_adx_setup(const uint8_t a[32], const uint8_t b[32]);
+void bench_fe_adx_mul(int i);
+void bench_fe_adx_sq(int i);
+
 #endif

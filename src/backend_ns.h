@@ -10,6 +10,8 @@
 #define ECOPT_BE_SUFFIX u64
 #elif defined(ECOPT_FE_BACKEND_u32)
 #define ECOPT_BE_SUFFIX u32
+#elif defined(ECOPT_FE_BACKEND_adx)
+#define ECOPT_BE_SUFFIX adx
 #else
 #error "compile per-backend code with -DECOPT_FE_BACKEND_<name>=1"
 #endif

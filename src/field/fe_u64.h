@@ -22,10 +22,12 @@ typedef struct ecopt_fe {
     uint64_t v[5];
 } ecopt_fe;
 
+#if !defined(ECOPT_FE_BACKEND_adx) /* adx shares this representation and has its own test (fe_adx.h) */
 /* ecopt_fe_backend_available — 1 when this CPU can run the backend: portable C runs everywhere. */
 static inline int ecopt_fe_backend_available(void) {
     return 1;
 }
+#endif
 
 /* Carry limbs 0..4 in one pass, folding the carry out of limb 4 back into limb 0 times 19 (2^255 = 19 mod p).
  * Input limbs below 2^54 (sub's f + 4p - g, or loose): the carry out of limb 4 is below 2^3, so limbs 1..4 end
@@ -105,9 +107,11 @@ static inline void ecopt_fe_cswap(ecopt_fe *f, ecopt_fe *g, uint64_t bit) {
  * are the generated ones; these names exist so that tests and the benchmark can run both.
  * Source: handwritten, Bernstein, "Curve25519" (2006), radix 2^51 as in fe_u64.h; generated, `ecopt gen --prime
  * 2^255-19 --method solinas-unsaturated --limbs 5 --op mul|square` (src/field/generated/). */
+#if !defined(ECOPT_FE_BACKEND_adx)
 void ecopt_fe_u64_mul_handwritten(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g);
 void ecopt_fe_u64_sq_handwritten(ecopt_fe *h, const ecopt_fe *f);
 void ecopt_fe_u64_mul_generated(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g);
 void ecopt_fe_u64_sq_generated(ecopt_fe *h, const ecopt_fe *f);
+#endif
 
 #endif /* ECOPT_FIELD_FE_U64_H */

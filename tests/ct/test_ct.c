@@ -12,7 +12,10 @@
  * computation would not pass silently.
  *
  * `leak` runs only leaky_function(), which branches on a secret byte: ctest registers that run with WILL_FAIL,
- * so the harness is known to catch a leak (ct.harness_leak.<backend>). */
+ * so the harness is known to catch a leak (ct.harness_leak.<backend>).
+ *
+ * `cpu-check` only checks, outside valgrind, that ECOPT_BACKEND is usable on this CPU (exit 77 when not). ctest runs
+ * it before every valgrind run, because those set ECOPT_BACKEND_FORCE=1: valgrind hides ADX from cpuid. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,8 +150,14 @@ int main(int argc, char **argv) {
         printf("leak: ran leaky_function on a secret byte (valgrind must report it)\n");
         return 0;
     }
+    if (argc == 2 && strcmp(argv[1], "cpu-check") == 0) {
+        /* Run natively before the valgrind run (tests/CMakeLists.txt): skips (77) when this CPU lacks the backend,
+         * fails when the library chose another one. */
+        tu_check_library_backend();
+        return 0;
+    }
     if (argc != 1) {
-        fprintf(stderr, "usage: %s [leak]\n", argv[0]);
+        fprintf(stderr, "usage: %s [leak | cpu-check]\n", argv[0]);
         return 2;
     }
     tu_check_library_backend();
