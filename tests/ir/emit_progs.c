@@ -1106,3 +1106,50 @@ void ep_print_limbs(const char *label, const uint64_t *x, unsigned n)
         fprintf(stderr, " 0x%016llx", (unsigned long long)x[i]);
     fprintf(stderr, "\n");
 }
+
+/* A random schedule of f: a random topological order of its nodes (every operand defined before use) in which the
+ * loads and stores keep their relative order (the alias rule). The optimizer's search moves nodes the same way. */
+ir_func *ep_random_schedule(const ir_func *f, uint64_t *st)
+{
+    ir_func *g = ir_func_clone(f);
+    uint32_t n = f->nnode, *order = calloc(n + 1, sizeof *order), *ready = calloc(n + 1, sizeof *ready);
+    uint8_t *done = calloc(n + 1, 1);
+    if (!g || !order || !ready || !done) {
+        ir_func_free(g);
+        g = NULL;
+        goto out;
+    }
+    uint32_t next_mem = 0; /* the first load/store not yet scheduled */
+    for (uint32_t k = 0; k < n; k++) {
+        while (next_mem < n &&
+               (done[next_mem] || (f->node[next_mem].op != IR_LOAD && f->node[next_mem].op != IR_STORE)))
+            next_mem++;
+        uint32_t nr = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (done[i])
+                continue;
+            const ir_node *x = &f->node[i];
+            if ((x->op == IR_LOAD || x->op == IR_STORE) && i != next_mem)
+                continue;
+            int ok = 1;
+            for (int a = 0; a < x->nargs && ok; a++)
+                if (!f->val[x->arg[a]].is_const && !done[f->val[x->arg[a]].node])
+                    ok = 0;
+            if (ok)
+                ready[nr++] = i;
+        }
+        uint32_t pick = ready[ep_rand(st) % nr];
+        done[pick] = 1;
+        order[k] = pick;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        g->node[k] = f->node[order[k]];
+        for (int r = 0; r < g->node[k].nres; r++)
+            g->val[g->node[k].res[r]].node = k;
+    }
+out:
+    free(order);
+    free(ready);
+    free(done);
+    return g;
+}

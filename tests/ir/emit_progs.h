@@ -74,4 +74,9 @@ bool ep_has_op(const ir_func *f, ir_op op);
 /* ep_hex_limbs — print "label: 0x.., 0x.." for n limbs to stderr. */
 void ep_print_limbs(const char *label, const uint64_t *x, unsigned n);
 
+/* ep_random_schedule — a copy of f whose nodes are in a random topological order (every operand defined before its
+ * use) in which the loads and stores keep their relative order (the alias rule), drawn with ep_rand(st); the
+ * optimizer's search moves nodes the same way. NULL when memory runs out. */
+ir_func *ep_random_schedule(const ir_func *f, uint64_t *st);
+
 #endif

@@ -9,7 +9,8 @@
 #                           output, and the exit codes of bad input
 if(TARGET ecopt_search)
   get_filename_component(SEARCH_OPT_FIAT_DIR "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
-  add_executable(test_search_opt ${CMAKE_CURRENT_SOURCE_DIR}/test_search_opt.c ${CMAKE_CURRENT_SOURCE_DIR}/harness_ref.c)
+  add_executable(test_search_opt ${CMAKE_CURRENT_SOURCE_DIR}/test_search_opt.c ${CMAKE_CURRENT_SOURCE_DIR}/harness_ref.c
+                                 ${CMAKE_CURRENT_SOURCE_DIR}/ladder_prog.c)
   target_compile_options(test_search_opt PRIVATE -O2)
   target_include_directories(test_search_opt PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/tests/ref)
   target_link_libraries(test_search_opt PRIVATE ecopt_search ecopt_check ecopt_emit ecopt_gen ecopt_ir ecopt_testref

@@ -42,6 +42,7 @@
 #include "emit/emit_c.h"
 #include "gen/gen.h"
 #include "ir/ir.h"
+#include "ladder_prog.h"
 
 #ifndef FIAT_JSON_DIR
 #error "FIAT_JSON_DIR (the fiat-json folder) must be defined"
@@ -192,52 +193,10 @@ static ir_func *load_fiat(const char *file, const char *fn)
 /* the ladder step with its callees in front (as tests/ir/test_harness.c composes it) */
 static ir_func *load_ladder(void)
 {
-    static const struct {
-        ir_kind op;
-        const char *name;
-    } callees[] = { { IR_KIND_MUL, "fe_mul" }, { IR_KIND_SQUARE, "fe_sq" }, { IR_KIND_ADD, "fe_add" },
-                    { IR_KIND_SUB, "fe_sub" } };
-    char err[512];
-    size_t len = 0;
-    char *text = NULL;
-    for (size_t i = 0; i <= sizeof callees / sizeof callees[0]; i++) {
-        char *t;
-        if (i < sizeof callees / sizeof callees[0]) {
-            gen_spec spec = { .prime = "2^255-19", .method = GEN_SOLINAS_UNSATURATED, .limbs = 5,
-                              .op = callees[i].op, .name = callees[i].name };
-            ir_func *g = gen_build(&spec, err, sizeof err);
-            if (!g) {
-                fail("gen 2^255-19 %s: %s", callees[i].name, err);
-                free(text);
-                return NULL;
-            }
-            t = ir_print(g);
-            ir_func_free(g);
-        } else {
-            t = slurp(LADDER_IR, NULL);
-            if (!t) {
-                fail("%s: %s", LADDER_IR, strerror(errno));
-                free(text);
-                return NULL;
-            }
-        }
-        if (!t)
-            die_oom();
-        size_t tl = strlen(t);
-        char *nt = realloc(text, len + tl + 2);
-        if (!nt)
-            die_oom();
-        text = nt;
-        memcpy(text + len, t, tl);
-        len += tl;
-        text[len++] = '\n';
-        text[len] = 0;
-        free(t);
-    }
-    ir_func *f = ir_parse(text, err, sizeof err);
-    free(text);
+    char err[1024];
+    ir_func *f = ladder_prog_load(LADDER_IR, err, sizeof err);
     if (!f)
-        fail("ladder step: ir_parse: %s", err);
+        fail("%s", err);
     return f;
 }
 

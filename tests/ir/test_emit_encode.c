@@ -529,53 +529,6 @@ static void test_forms(void)
 
 /* ---- 2. emit_asm's output ---------------------------------------------------------------------------------- */
 
-/* a random topological order of f's nodes in which loads and stores keep their order (the alias rule) */
-static ir_func *shuffle(const ir_func *f, uint64_t *st)
-{
-    ir_func *g = ir_func_clone(f);
-    uint32_t n = f->nnode;
-    uint32_t *pick = calloc(n + 1, sizeof *pick), *cand = calloc(n + 1, sizeof *cand);
-    uint8_t *placed = calloc(n + 1, 1);
-    if (!g || !pick || !cand || !placed) {
-        ir_func_free(g);
-        g = NULL;
-        goto out;
-    }
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t nc = 0;
-        bool mem_seen = false;
-        for (uint32_t i = 0; i < n; i++) {
-            if (placed[i])
-                continue;
-            const ir_node *x = &f->node[i];
-            bool mem = x->op == IR_LOAD || x->op == IR_STORE;
-            if (mem && mem_seen)
-                continue;
-            if (mem)
-                mem_seen = true; /* only the first unplaced load/store may go next */
-            bool ready = true;
-            for (int a = 0; a < x->nargs && ready; a++) {
-                const ir_value *v = &f->val[x->arg[a]];
-                ready = v->is_const || placed[v->node];
-            }
-            if (ready)
-                cand[nc++] = i;
-        }
-        uint32_t c = cand[ep_rand(st) % nc];
-        placed[c] = 1;
-        pick[k] = c;
-    }
-    for (uint32_t k = 0; k < n; k++) {
-        g->node[k] = f->node[pick[k]];
-        for (int r = 0; r < g->node[k].nres; r++)
-            g->val[g->node[k].res[r]].node = k;
-    }
-out:
-    free(pick);
-    free(cand);
-    free(placed);
-    return g;
-}
 
 typedef struct {
     char sym[64];
@@ -591,7 +544,7 @@ static size_t nems, capems;
 static int emit_one(const ir_func *low, int variant, const char *label, bool may_refuse)
 {
     uint64_t st = seed * 0x9e3779b97f4a7c15u + 1000003u * (uint64_t)nems + (uint64_t)variant;
-    ir_func *sh = variant >= 3 ? shuffle(low, &st) : NULL;
+    ir_func *sh = variant >= 3 ? ep_random_schedule(low, &st) : NULL;
     const ir_func *f = sh ? sh : low;
     if (variant >= 3 && !sh) {
         FAIL("out of memory");

@@ -40,6 +40,7 @@
 #include "gen/gen.h"
 #include "harness.h"
 #include "ir/ir.h"
+#include "ladder_prog.h"
 #include "search/candidate.h"
 #include "search/search.h"
 #include "testutil.h"
@@ -106,50 +107,10 @@ static ir_func *load_fiat(const char *file, const char *fn)
 /* The ladder step composed with its callees (generated 2^255-19 carry_mul, carry_square, add, sub in front). */
 static ir_func *load_ladder(void)
 {
-    static const struct {
-        ir_kind op;
-        const char *name;
-    } callees[] = { { IR_KIND_MUL, "fe_mul" }, { IR_KIND_SQUARE, "fe_sq" }, { IR_KIND_ADD, "fe_add" },
-                    { IR_KIND_SUB, "fe_sub" } };
-    char err[1024], *text = NULL;
-    size_t len = 0;
-    for (size_t i = 0; i <= sizeof callees / sizeof callees[0]; i++) {
-        char *t;
-        if (i < sizeof callees / sizeof callees[0]) {
-            gen_spec s = { "2^255-19", GEN_SOLINAS_UNSATURATED, 5, callees[i].op, callees[i].name };
-            ir_func *g = gen_build(&s, err, sizeof err);
-            if (!g) {
-                tu_fail("gen %s: %s", callees[i].name, err);
-                free(text);
-                return NULL;
-            }
-            t = ir_print(g);
-            ir_func_free(g);
-        } else {
-            t = slurp(ladder_path, NULL);
-            if (!t) {
-                tu_fail("%s: %s", ladder_path, strerror(errno));
-                free(text);
-                return NULL;
-            }
-        }
-        if (!t)
-            die("out of memory");
-        size_t tl = strlen(t);
-        char *nt = realloc(text, len + tl + 2);
-        if (!nt)
-            die("out of memory");
-        text = nt;
-        memcpy(text + len, t, tl);
-        len += tl;
-        text[len++] = '\n';
-        text[len] = 0;
-        free(t);
-    }
-    ir_func *f = ir_parse(text, err, sizeof err);
-    free(text);
+    char err[1024];
+    ir_func *f = ladder_prog_load(ladder_path, err, sizeof err);
     if (!f)
-        tu_fail("ladder step: ir_parse: %s", err);
+        tu_fail("%s", err);
     return f;
 }
 
