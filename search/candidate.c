@@ -100,7 +100,7 @@ static ir_val const_arg(const ir_func *f, const ir_node *x)
 }
 
 /* The decision bytes that change the code of node x of f, each once (EMIT_ASM_D_ADC0 is left out: the checker does
- * not prove it). The decision bits that emit/emit_asm.h may not define yet are used only when it does. */
+ * not prove it). */
 static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
 {
     uint8_t base[CAND_MAX_CHOICES];
@@ -114,7 +114,6 @@ static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
         base[k++] = EMIT_ASM_D_RDX_A;
         base[k++] = EMIT_ASM_D_RDX_B;
         break;
-#ifdef EMIT_ASM_D_BZHI
     case IR_AND: { /* a mask 2^j - 1, 1 <= j <= 63 */
         ir_val c = const_arg(f, x);
         if (c != IR_NOVAL && f->val[x->res[0]].width == 64) {
@@ -124,8 +123,6 @@ static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
         }
         break;
     }
-#endif
-#ifdef EMIT_ASM_D_CMUL_MASK
     case IR_MUL: /* by a constant >= 2: lea, imul, or shl for a power of two */
     case IR_SHL: {
         ir_val c = const_arg(f, x);
@@ -144,35 +141,27 @@ static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
                 base[k++] = EMIT_ASM_D_CMUL_LEA;
             if (m >= 1 && m <= 30)
                 base[k++] = EMIT_ASM_D_CMUL_IMUL;
-#ifdef EMIT_ASM_D_SHX
             if (m >= 1 && m <= 63)
                 base[k++] = EMIT_ASM_D_SHX;
-#endif
         }
         break;
     }
-#endif
-#ifdef EMIT_ASM_D_SHX
     case IR_SHR: { /* by a constant: shr or shrx (no flag written) */
         ir_val c = const_arg(f, x);
         if (c != IR_NOVAL && f->val[x->res[0]].width == 64 && f->val[c].k >= 1 && f->val[c].k <= 63)
             base[k++] = EMIT_ASM_D_SHX;
         break;
     }
-#endif
     default:
         break;
     }
-    (void)const_arg;
     unsigned n = 0;
     for (unsigned i = 0; i < k; i++)
         out[n++] = base[i];
-#ifdef EMIT_ASM_D_XMM
     /* a result that may be spilled: to the stack (default) or to an xmm register */
     if (x->nres > 0 && x->op != IR_STORE && 2 * k <= CAND_MAX_CHOICES)
         for (unsigned i = 0; i < k; i++)
             out[n++] = (uint8_t)(base[i] | EMIT_ASM_D_XMM);
-#endif
     return n;
 }
 
