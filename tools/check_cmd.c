@@ -92,6 +92,8 @@ int cli_cmd_check(int argc, char **argv)
     if (npos > 1)
         return cli_fail(CLI_USAGE, pos[1], "unexpected argument (one file is checked at a time)");
     file = pos[0];
+    if (!file[0])
+        return cli_fail(CLI_USAGE, "FILE", "empty file name");
     if (strcmp(file, "-") == 0)
         return cli_fail(CLI_USAGE, "FILE", "standard input is not supported (give a .S or .o file)");
 

@@ -58,7 +58,7 @@ const char cli_opt_help[] =
     "  --cpu C             pin the measurement to CPU C (default: the CPU it starts on)\n"
     "  --rounds N          batches per screening measurement, candidate vs current (default 31; the final\n"
     "                      measurement against the compilers always takes 101)\n"
-    "  --quiet             no progress line on standard error\n"
+    "  --quiet             nothing on standard error but errors (no progress line, no summary)\n"
     "  -h, --help          this text\n"
     "\n"
     "exit status: 0 written; 1 not proved or the search failed (nothing written); 2 bad input; 3 writing\n"
@@ -89,12 +89,44 @@ static int is_identifier(const char *s)
     return 1;
 }
 
-/* Append " arg" to buf (len cap), quoting nothing: the command line as given (for the header). */
-static void cat_arg(char *buf, size_t cap, const char *a)
+/* shell_word — a as one shell word (into out, size cap): as it is when every character is in [A-Za-z0-9_./:=@%^+,-]
+ * and it does not start with '-', else in bash's $'...' quoting with every other byte as \xNN. So the header's
+ * command line can be run again, and no newline or comment end reaches the header comment. */
+static void shell_word(char *out, size_t cap, const char *a)
+{
+    static const char safe[] = "_./:=@%^+,-";
+    int plain = a[0] && a[0] != '-';
+    for (const char *p = a; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr(safe, *p) != NULL;
+    if (plain) {
+        snprintf(out, cap, "%s", a);
+        return;
+    }
+    size_t o = (size_t)snprintf(out, cap, "$'");
+    for (const unsigned char *p = (const unsigned char *)a; *p && o + 8 < cap; p++) {
+        int keep = *p != '\\' && *p != '\'' && *p != '/' && *p > ' ' && *p < 0x7f;
+        o += (size_t)snprintf(out + o, cap - o, keep ? "%c" : "\\x%02x", *p);
+    }
+    snprintf(out + o, cap - o, "'");
+}
+
+/* Append " text" to buf (len cap) as it is (option names, the fixed tail). */
+static void cat_raw(char *buf, size_t cap, const char *t)
 {
     size_t l = strlen(buf);
     if (l + 1 < cap)
-        snprintf(buf + l, cap - l, " %s", a);
+        snprintf(buf + l, cap - l, " %s", t);
+}
+
+/* Append " arg" to buf (len cap), arg as one shell word (for the header's command line). */
+static void cat_arg(char *buf, size_t cap, const char *a)
+{
+    char w[600];
+    shell_word(w, sizeof w, a);
+    size_t l = strlen(buf);
+    if (l + 1 < cap)
+        snprintf(buf + l, cap - l, " %s", w);
 }
 
 /* out_usable — whether -o names a file that can be written, checked before the search (which takes minutes): "-"
@@ -176,7 +208,7 @@ int cli_cmd_opt(int argc, char **argv)
     search_opts so;
     search_result sr;
     check_result cr;
-    char err[1024], hex[65] = "", source[1200], command[2048] = "ecopt opt";
+    char err[1024], hex[65] = "", source[1600], command[2048] = "ecopt opt";
     char *extra = NULL, *final = NULL;
     unsigned long long v;
 
@@ -258,26 +290,35 @@ int cli_cmd_opt(int argc, char **argv)
     so.symbol = o_symbol->given ? o_symbol->value : f->name;
 
     /* the command line and the source, for the header */
+    char w1[300], w2[300];
     if (o_fiat->given) {
-        cat_arg(command, sizeof command, "--fiat");
+        cat_raw(command, sizeof command, "--fiat");
         cat_arg(command, sizeof command, cli_base_name(o_fiat->value));
-        cat_arg(command, sizeof command, "--function");
+        cat_raw(command, sizeof command, "--function");
         cat_arg(command, sizeof command, o_function->value);
-        snprintf(source, sizeof source, "%s, function %s", cli_base_name(o_fiat->value), o_function->value);
+        shell_word(w1, sizeof w1, cli_base_name(o_fiat->value));
+        shell_word(w2, sizeof w2, o_function->value);
+        snprintf(source, sizeof source, "%s, function %s", w1, w2);
     } else if (o_ir->given) {
-        cat_arg(command, sizeof command, "--ir");
+        cat_raw(command, sizeof command, "--ir");
         cat_arg(command, sizeof command, cli_base_name(o_ir->value));
         if (o_function->given) {
-            cat_arg(command, sizeof command, "--function");
+            cat_raw(command, sizeof command, "--function");
             cat_arg(command, sizeof command, o_function->value);
         }
-        snprintf(source, sizeof source, "%s, function %s", cli_base_name(o_ir->value), f->name);
+        shell_word(w1, sizeof w1, cli_base_name(o_ir->value));
+        snprintf(source, sizeof source, "%s, function %s", w1, f->name);
     } else {
-        snprintf(source, sizeof source, "ecopt gen --prime %s --method %s --limbs %s --op %s (its IR text)",
-                 o_prime->value, o_method->value, o_limbs->value, o_op->value);
+        char w3[300], w4[300];
+        shell_word(w1, sizeof w1, o_prime->value);
+        shell_word(w2, sizeof w2, o_method->value);
+        shell_word(w3, sizeof w3, o_limbs->value);
+        shell_word(w4, sizeof w4, o_op->value);
+        snprintf(source, sizeof source, "ecopt gen --prime %s --method %s --limbs %s --op %s (its IR text)", w1, w2,
+                 w3, w4);
         const cli_opt *g[4] = { o_prime, o_method, o_limbs, o_op };
         for (int i = 0; i < 4; i++) {
-            cat_arg(command, sizeof command, g[i]->longname);
+            cat_raw(command, sizeof command, g[i]->longname);
             cat_arg(command, sizeof command, g[i]->value);
         }
     }
@@ -285,13 +326,13 @@ int cli_cmd_opt(int argc, char **argv)
         char tail[256];
         snprintf(tail, sizeof tail, "--evals %llu --bets %u --bet-ratio %g --seed %llu --rounds %d",
                  (unsigned long long)so.evals, so.bets, so.bet_ratio, (unsigned long long)so.seed, so.rounds);
-        cat_arg(command, sizeof command, tail);
+        cat_raw(command, sizeof command, tail);
         if (o_symbol->given) {
-            cat_arg(command, sizeof command, "--symbol");
+            cat_raw(command, sizeof command, "--symbol");
             cat_arg(command, sizeof command, o_symbol->value);
         }
         if (so.hidden)
-            cat_arg(command, sizeof command, "--hidden");
+            cat_raw(command, sizeof command, "--hidden");
     }
     so.command = command;
 

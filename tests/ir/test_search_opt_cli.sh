@@ -71,6 +71,14 @@ bad "bad cpu" --fiat "$json" --function $fn -o "$tmp/bad.S" --cpu x
 bad "bad rounds" --fiat "$json" --function $fn -o "$tmp/bad.S" --rounds 0
 bad "cpu not available" --fiat "$json" --function $fn -o "$tmp/bad.S" --cpu 4000
 bad "bad symbol" --fiat "$json" --function $fn -o "$tmp/bad.S" --symbol 1x
+# the header's command line quotes a file name that is not a plain shell word (here a newline and a space)
+odd="$tmp/$(printf 'a\nb c').ir"
+"$ecopt" gen --prime 2^255-19 --method solinas-unsaturated --limbs 5 --op add --emit ir >"$odd"
+if "$ecopt" opt --ir "$odd" -o "$tmp/odd.S" --evals 50 --quiet; then
+    grep -qF -- " * ecopt opt --ir \$'a\\x0ab\\x20c.ir' --evals" "$tmp/odd.S" && pass || fail "odd name not quoted: $(sed -n 2p "$tmp/odd.S")"
+else
+    fail "ecopt opt on an oddly named file"
+fi
 # an unusable -o is refused before the search (the default budget would take far longer than this test)
 bad "empty -o" --fiat "$json" --function $fn -o ""
 bad "-o in a missing directory" --fiat "$json" --function $fn -o "$tmp/nodir/x.S"
