@@ -12,6 +12,7 @@
 #include "check/decode.h"
 #include "check/exec.h"
 #include "check/expr.h"
+#include "check/lf.h"
 #include "check/ir_sym.h"
 #include "check/smt.h"
 
@@ -125,6 +126,7 @@ static void cex_text(const ir_func *f, uint64_t *const *in, const bool *const *u
         memcpy(buf + len - 4, "...", 4);
 }
 
+
 static uint64_t splitmix(uint64_t *st)
 {
     uint64_t z = (*st += 0x9e3779b97f4a7c15u);
@@ -164,6 +166,94 @@ static void fill_inputs(run *R, unsigned it, uint64_t *st)
 /* sample_all — evaluate every non-identical output limb of both on nsamples inputs within the declared bounds
  * (edges often), all limbs per evaluation. 1 with r filled (OUTPUT_DIFFERS) when some limb differs, 0 none, -1 no
  * memory. */
+/* prove_linear — the limbs whose normal forms differ, compared in the exact linear form with floors (lf.h). Both
+ * the program and the code are executed again into a raw context (ex_ctx_set_raw: sums as the operations wrote
+ * them), whose expressions lf.h rewrites; a limb whose two forms are the same lf sum is proved (same[j][i] set).
+ * The translation is also evaluated on a few inputs against the raw expressions' own values, as a self-test: a
+ * mismatch there is a checker bug, and the limb is left to the solver. Returns the number of limbs proved, or -1
+ * when memory runs out. */
+static int prove_linear(run *R, bool **same, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
+                        check_result *r)
+{
+    const ir_func *f = R->f;
+    uint32_t total = 0;
+    for (uint32_t j = 0; j < f->narr; j++)
+        total += f->arr[j].len;
+    ex_ctx *x = ex_ctx_new();
+    ex_id **prog = calloc(f->narr, sizeof *prog), **code = calloc(f->narr, sizeof *code);
+    ex_id *ids = calloc(2 * (size_t)(total ? total : 1), sizeof *ids);
+    check_result *scratch = calloc(1, sizeof *scratch);
+    lf_ctx *l = x ? lf_new(x) : NULL;
+    ir_u128 *ev = NULL;
+    int nproved = -1;
+    if (!x || !prog || !code || !ids || !scratch || !l)
+        goto out;
+    ex_ctx_set_raw(x, true);
+    for (uint32_t j = 0, at = 0; j < f->narr; at += f->arr[j].len, j++) {
+        prog[j] = ids + at;
+        code[j] = ids + total + at;
+    }
+    char err[256];
+    nproved = 0;
+    if (ir_sym_run(x, f, prog, err, sizeof err) != 0 ||
+        check_exec(x, f, argmap, insns, no_red_zone, code, scratch) != 0)
+        goto out; /* the main run passed these: only memory can fail here; leave the limbs to the solver */
+    uint64_t st = 0x1f0e5a3cull;
+    for (uint32_t j = 0; j < f->narr; j++) {
+        if (!f->arr[j].is_output)
+            continue;
+        for (uint32_t i = 0; i < f->arr[j].len; i++) {
+            if (same[j][i] || !code[j][i] || !prog[j][i])
+                continue;
+            ex_id ce = ex_trunc(x, 64, code[j][i]);
+            if (!ce || ex_has_unknown(x, ce))
+                continue;
+            lf_id a = lf_of(l, ce), b = lf_of(l, prog[j][i]);
+            if (a && b && a != b && getenv("ECOPT_CHECK_EXPLAIN")) {
+                static char dbuf[20000];
+                lf_diff(l, a, b, dbuf, sizeof dbuf);
+                fprintf(stderr, "LF limb %u: %s\n", i, dbuf);
+            }
+            if (!a || a != b)
+                continue;
+            /* self-test on 4 inputs */
+            ex_id pair[2] = { ce, prog[j][i] };
+            bool ok = true;
+            free(ev);
+            ev = malloc(((size_t)ex_count(x) + 1) * sizeof *ev);
+            if (!ev) {
+                nproved = -1;
+                goto out;
+            }
+            for (unsigned s = 0; s < 4 && ok; s++) {
+                fill_inputs(R, s, &st);
+                ex_eval_all(x, (const uint64_t *const *)R->in, ev);
+                ex_id badid = 0;
+                int rc = lf_check_eval(l, pair, 2, (const uint64_t *const *)R->in, ev, &badid);
+                if (rc < 0) {
+                    nproved = -1;
+                    goto out;
+                }
+                ok = rc == 0;
+            }
+            if (ok) {
+                same[j][i] = true;
+                r->nlimbs_linear++;
+                nproved++;
+            }
+        }
+    }
+out:
+    free(ev);
+    lf_free(l);
+    ex_ctx_free(x);
+    free(prog);
+    free(code);
+    free(ids);
+    free(scratch);
+    return nproved;
+}
+
 static int sample_all(run *R, unsigned nsamples, const bool *const *same, check_result *r)
 {
     const ir_func *f = R->f;
@@ -329,6 +419,14 @@ check_verdict check_function(const ir_func *f0, const check_code *code, const ch
             } else
                 pending++;
         }
+    }
+    if (v == CHECK_PROVED && pending > 0) {
+        int lr = prove_linear(&R, same, argmap, &insns, o->no_red_zone, r);
+        if (lr < 0) {
+            v = bad(r, "out of memory");
+            goto timed;
+        }
+        pending -= (unsigned)lr;
     }
     if (v != CHECK_PROVED || pending == 0)
         goto timed;

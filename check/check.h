@@ -78,6 +78,7 @@ typedef struct {
     size_t ninsns;             /* instructions executed */
     unsigned nlimbs;           /* output limbs compared */
     unsigned nlimbs_identical; /* ... proved by identical normal forms */
+    unsigned nlimbs_linear;    /* ... proved by identical linear forms with floors (lf.h) */
     unsigned nlimbs_smt;       /* ... proved by the solver */
     double seconds_exec;       /* decode + symbolic execution of both */
     double seconds_smt;        /* solver (and sampling) */

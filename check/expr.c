@@ -19,6 +19,7 @@ struct ex_ctx {
     uint32_t nscr, capscr;
     ir_u128 *ev;
     uint32_t evcap;
+    bool raw; /* ex_ctx_set_raw: no carry merging */
     char err[128];
 };
 
@@ -111,6 +112,11 @@ const char *ex_kind_name(ex_kind k)
     static const char *const names[EX_NKINDS] = { "const", "input", "unknown", "sum", "mul", "shr",
                                                   "and",   "or",    "xor",     "eqz", "lt",  "select" };
     return k < EX_NKINDS ? names[k] : "?";
+}
+
+void ex_ctx_set_raw(ex_ctx *x, bool raw)
+{
+    x->raw = raw;
 }
 
 bool ex_has_unknown(const ex_ctx *x, ex_id e)
@@ -508,7 +514,7 @@ static ex_id finish_sum(ex_ctx *x, unsigned w, ir_u128 k)
             n--;
     }
     x->nscr = n;
-    if (n >= 2) {
+    if (n >= 2 && !x->raw) {
         int mr = merge_carries(x, m);
         if (mr < 0)
             return fail(x, "out of memory");
@@ -1024,7 +1030,7 @@ int ex_addcarry(ex_ctx *x, unsigned s, ex_id cin, ex_id a, ex_id b, ex_id *sum, 
     }
     ex_id t[3] = { cin, a, b };
     ex_id full = 0;
-    if (s == 64 && valid(x, cin) && valid(x, a) && valid(x, b))
+    if (s == 64 && !x->raw && valid(x, cin) && valid(x, a) && valid(x, b))
         full = carry_chain(x, cin, a, b);
     if (!full)
         full = ex_sum(x, 128, t, NULL, 3, 0);

@@ -80,6 +80,10 @@ typedef struct ex_ctx ex_ctx;
 
 ex_ctx *ex_ctx_new(void);
 void ex_ctx_free(ex_ctx *x);
+/* ex_ctx_set_raw — with raw set, the two carry-merging rules (merge_carries in sums, carry_chain in add-with-carry)
+ * are off, so sums stay as the operations wrote them (at most 65 bits for 64-bit add-with-carry): the input that
+ * lf.h's exact linear form wants. Set before making any node. */
+void ex_ctx_set_raw(ex_ctx *x, bool raw);
 /* The node of id (valid until the next node is made), its operands, the number of nodes made (ids 1..count). */
 const ex_node *ex_get(const ex_ctx *x, ex_id id);
 const ex_arg *ex_args(const ex_ctx *x, ex_id id);

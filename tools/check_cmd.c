@@ -132,8 +132,8 @@ int cli_cmd_check(int argc, char **argv)
     switch (r.verdict) {
     case CHECK_PROVED:
         if (!o_quiet->given)
-            printf("PROVED %s (%u limbs: %u identical, %u by z3; %.3f s)\n", sym, r.nlimbs, r.nlimbs_identical,
-                   r.nlimbs_smt, r.seconds_total);
+            printf("PROVED %s (%u limbs: %u identical, %u linear, %u by z3; %.3f s)\n", sym, r.nlimbs,
+                   r.nlimbs_identical, r.nlimbs_linear, r.nlimbs_smt, r.seconds_total);
         rc = CLI_OK;
         break;
     case CHECK_REJECTED:

@@ -26,16 +26,18 @@ verdict() {
     [ -z "$re" ] || head -n 1 out.txt | grep -Eq -- "$re" || { cat out.txt >&2; fail "stdout does not match /$re/"; }
 }
 
-# proved_line SYM N: out.txt's first line is "PROVED SYM (N limbs: i identical, s by z3; t s)" with i + s = N.
+# proved_line SYM N: out.txt's first line is "PROVED SYM (N limbs: i identical, l linear, s by z3; t s)" with
+# i + l + s = N.
 proved_line() {
-    local line i s
+    local line i l s
     line=$(head -n 1 out.txt)
-    [[ $line =~ ^PROVED\ $1\ \(([0-9]+)\ limbs:\ ([0-9]+)\ identical,\ ([0-9]+)\ by\ z3\;\ [0-9]+\.[0-9]{3}\ s\)$ ]] ||
+    [[ $line =~ ^PROVED\ $1\ \(([0-9]+)\ limbs:\ ([0-9]+)\ identical,\ ([0-9]+)\ linear,\ ([0-9]+)\ by\ z3\;\ [0-9]+\.[0-9]{3}\ s\)$ ]] ||
         fail "not a PROVED line for $1: $line"
     [ "${BASH_REMATCH[1]}" -eq "$2" ] || fail "$1: ${BASH_REMATCH[1]} limbs, the program has $2"
     i=${BASH_REMATCH[2]}
-    s=${BASH_REMATCH[3]}
-    [ $((i + s)) -eq "$2" ] || fail "$1: $i identical + $s by z3 is not $2"
+    l=${BASH_REMATCH[3]}
+    s=${BASH_REMATCH[4]}
+    [ $((i + l + s)) -eq "$2" ] || fail "$1: $i identical + $l linear + $s by z3 is not $2"
     [ "$(wc -l <out.txt)" -eq 1 ] || fail "more than one line after PROVED"
 }
 
@@ -290,6 +292,29 @@ t_fiat_clang() {
     verdict 0 "" "$ECOPT" check fiat_25519_carry_mul.s --fiat "$FIAT/curve25519_64.json" \
         --function fiat_25519_carry_mul
     proved_line fiat_25519_carry_mul 5
+}
+
+t_linear_forms() {
+    need_fiat
+    # saturated Solinas: the compilers regroup the multi-word sums; the exact linear forms (check/lf.h) prove it
+    for cc in gcc clang; do
+        command -v $cc >/dev/null || continue
+        if [ $cc = gcc ]; then
+            emit_s curve25519_solinas_64.json fiat_curve25519_solinas_mul gcc -O2 -fno-tree-vectorize
+        else
+            emit_s curve25519_solinas_64.json fiat_curve25519_solinas_mul clang -O2 -fno-vectorize -fno-slp-vectorize
+        fi
+        verdict 0 "" "$ECOPT" check fiat_curve25519_solinas_mul.s --fiat "$FIAT/curve25519_solinas_64.json" \
+            --function fiat_curve25519_solinas_mul
+        proved_line fiat_curve25519_solinas_mul 4
+        grep -Eq '[1-9][0-9]* linear' out.txt || fail "$cc: no limb proved by the linear forms: $(cat out.txt)"
+        # a wrong constant in the reduction (38 = 2 * 19 becomes 39) must not be proved by them
+        sed -E 's/\$38,/$39,/; t; s/\$19,/$20,/' fiat_curve25519_solinas_mul.s > wrong.s
+        if ! cmp -s wrong.s fiat_curve25519_solinas_mul.s; then
+            verdict 1 "^REJECTED fiat_curve25519_solinas_mul: (output-differs|unproved): " "$ECOPT" check wrong.s \
+                --fiat "$FIAT/curve25519_solinas_64.json" --function fiat_curve25519_solinas_mul --timeout-ms 2000
+        fi
+    done
 }
 
 t_fiat_edited() {

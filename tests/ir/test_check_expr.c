@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "check/expr.h"
+#include "check/lf.h"
 #include "check/ir_sym.h"
 #include "check/smt.h"
 #include "gen/gen.h"
@@ -150,11 +151,66 @@ static void check_node(ex_ctx *x, const char *what, ex_id id, u128 want, const u
     }
 }
 
+/* check_linear — every node of x translated to lf.h's linear form, evaluated on LF_INPUTS random and edge input
+ * vectors against ex_eval_all, with every atom and sum within its bounds (lf_check_eval). The rules of lf.h (floor
+ * splitting, symmetric remainders, common powers of two, carries absorbed into wider floors, sign atoms, two-valued
+ * atoms, bounds) are all exercised by the random nodes test_rules builds. */
+#define LF_INPUTS 6
+static unsigned lf_nodes, lf_trials;
+static void check_linear(ex_ctx *x, unsigned trial, const uint64_t *const *in0)
+{
+    uint32_t n = ex_count(x);
+    ex_id *ids = malloc((n + 1) * sizeof *ids);
+    ir_u128 *ev = malloc((n + 1) * sizeof *ev);
+    lf_ctx *l = lf_new(x);
+    if (!ids || !ev || !l) {
+        failf("linear: out of memory");
+        goto out;
+    }
+    uint32_t m = 0;
+    for (ex_id e = 1; e <= n; e++)
+        if (!ex_has_unknown(x, e))
+            ids[m++] = e;
+    lf_trials++;
+    lf_nodes += m;
+    for (unsigned r = 0; r < LF_INPUTS; r++) {
+        uint64_t a0[4], a1[4];
+        const uint64_t *in[2] = { a0, a1 };
+        for (unsigned i = 0; i < 4; i++) {
+            if (r == 0) {
+                a0[i] = in0[0][i];
+                a1[i] = in0[1][i];
+                continue;
+            }
+            static const uint64_t edge0[] = { 0, 1, ~(uint64_t)0, ~(uint64_t)0 - 1 };
+            static const uint64_t edge1[] = { 0, 1, ((uint64_t)1 << 51) - 1, ((uint64_t)1 << 51) - 2 };
+            a0[i] = r == 1 ? edge0[rnd() % 4] : rnd_in(0, ~(uint64_t)0);
+            a1[i] = r == 1 ? edge1[rnd() % 4] : rnd_in(0, ((uint64_t)1 << 51) - 1);
+        }
+        ex_eval_all(x, in, ev);
+        ex_id bad = 0;
+        int rc = lf_check_eval(l, ids, m, in, ev, &bad);
+        if (rc != 0) {
+            char pr[300];
+            if (bad)
+                ex_print(x, bad, pr, sizeof pr);
+            failf("linear: trial %u input %u: %s", trial, r,
+                  rc < 0 ? "out of memory" : bad ? pr : "an atom outside its bounds");
+            break;
+        }
+    }
+out:
+    lf_free(l);
+    free(ids);
+    free(ev);
+}
+
 static void test_rules(unsigned trials)
 {
     static const unsigned widths[] = { 1, 32, 51, 64, 64, 64, 128, 128 };
     for (unsigned t = 0; t < trials; t++) {
         ex_ctx *x = ex_ctx_new();
+        ex_ctx_set_raw(x, t % 2 == 1); /* the raw context prove_linear uses, and the normal one */
         uint64_t a0[4], a1[4];
         const uint64_t *in[2] = { a0, a1 };
         npool = 0;
@@ -340,9 +396,91 @@ static void test_rules(unsigned trials)
             }
             check_node(x, "sum", ex_sum(x, w, ids, c, n, kk), want & msk(w), in);
         }
+        check_linear(x, t, in);
         ex_ctx_free(x);
     }
-    printf("rules: %u results checked against concrete evaluation\n", rules_checked);
+    printf("rules: %u results checked against concrete evaluation; linear forms: %u nodes of %u expressions "
+           "evaluated on %u inputs each\n", rules_checked, lf_nodes, lf_trials, LF_INPUTS);
+}
+
+/* ---- 2b. linear forms (check/lf.h): compiler regroupings that must meet ------------------------------------------ */
+static unsigned lf_same;
+static void expect_linear(ex_ctx *x, lf_ctx *l, const char *what, ex_id a, ex_id b)
+{
+    lf_id fa = lf_of(l, a), fb = lf_of(l, b);
+    if (!fa || fa != fb) {
+        char pa[400], pb[400];
+        lf_print(l, fa, pa, sizeof pa);
+        lf_print(l, fb, pb, sizeof pb);
+        failf("linear %s: %s vs %s", what, pa, pb);
+        return;
+    }
+    /* and both evaluate as their expressions do */
+    uint64_t in0[4], in1[4];
+    const uint64_t *in[2] = { in0, in1 };
+    ir_u128 *ev = malloc(((size_t)ex_count(x) + 1) * sizeof *ev);
+    ex_id pair[2] = { a, b };
+    for (unsigned r = 0; r < 200 && ev; r++) {
+        for (unsigned i = 0; i < 4; i++) {
+            in0[i] = r < 4 ? (r & 1 ? ~(uint64_t)0 : 0) : rnd();
+            in1[i] = r < 4 ? (r & 2 ? 1 : 0) : rnd() & 1;
+        }
+        ex_eval_all(x, in, ev);
+        ex_id bad = 0;
+        if (lf_check_eval(l, pair, 2, in, ev, &bad) != 0) {
+            failf("linear %s: evaluation differs", what);
+            break;
+        }
+    }
+    free(ev);
+    lf_same++;
+}
+
+static void test_linear_forms(void)
+{
+    ex_ctx *x = ex_ctx_new();
+    ex_ctx_set_raw(x, true);
+    lf_ctx *l = lf_new(x);
+    const u128 max64 = ~(uint64_t)0;
+    ex_id a0 = ex_input(x, 0, 0, 0, max64), a1 = ex_input(x, 0, 1, 0, max64);
+    ex_id b0 = ex_input(x, 0, 2, 0, max64), b1 = ex_input(x, 0, 3, 0, max64);
+    ex_id cin = ex_input(x, 1, 0, 0, 1);
+    ex_id zero = ex_const(x, 0);
+    /* a + b + cin: one add-with-carry, or a + b then + cin with the two carries added (gcc's u128 addcarryx) */
+    ex_id s, c, s1, c1, s2, c2;
+    ex_addcarry(x, 64, cin, a0, b0, &s, &c);
+    ex_addcarry(x, 64, zero, a0, b0, &s1, &c1);
+    ex_addcarry(x, 64, zero, s1, cin, &s2, &c2);
+    expect_linear(x, l, "sum regrouped", s, s2);
+    expect_linear(x, l, "carries added", c, ex_add(x, 64, c1, c2));
+    /* the high word of m * (2^32 - 1): mulx by the constant, or (m >> 32) - borrow((m << 32) mod 2^64 < m) */
+    ex_id lo, hi, d, bw;
+    ex_mulx(x, 64, a0, ex_const(x, 0xffffffff), &lo, &hi);
+    ex_subborrow(x, 64, zero, ex_shl(x, 64, a0, 32), a0, &d, &bw);
+    expect_linear(x, l, "low word by shifts", lo, d);
+    expect_linear(x, l, "high word by shifts", hi, ex_sub(x, 64, ex_shr(x, 64, a0, 32), bw));
+    /* a borrow: subborrowx, or bit 127 of the 128-bit two's complement a - b - bin (the emitted C's helper) */
+    ex_subborrow(x, 64, cin, a0, b0, &d, &bw);
+    ex_id t3[3] = { a0, b0, cin };
+    u128 c3[3] = { 1, ~(u128)0, ~(u128)0 };
+    expect_linear(x, l, "borrow as bit 127", bw, ex_shr(x, 1, ex_sum(x, 128, t3, c3, 3, 0), 127));
+    /* a two-word borrow chain, or one comparison of the two-word values */
+    ex_id d0, w0, d1, w1;
+    ex_subborrow(x, 64, zero, a0, b0, &d0, &w0);
+    ex_subborrow(x, 64, w0, a1, b1, &d1, &w1);
+    ex_id ta[2] = { a0, a1 }, tb[2] = { b0, b1 };
+    u128 cw[2] = { 1, (u128)1 << 64 };
+    expect_linear(x, l, "two-word borrow", w1, ex_lt(x, ex_sum(x, 128, ta, cw, 2, 0), ex_sum(x, 128, tb, cw, 2, 0)));
+    /* a two-word carry chain, or the carry of the two-word sum */
+    ex_addcarry(x, 64, zero, a0, b0, &s1, &c1);
+    ex_addcarry(x, 64, c1, a1, b1, &s2, &c2);
+    ex_id t4[4] = { a0, a1, b0, b1 };
+    u128 c4[4] = { 1, (u128)1 << 64, 1, (u128)1 << 64 };
+    ex_id wide = ex_sum(x, 128, t4, c4, 4, 0); /* may wrap: its carry is lost, so compare the high word */
+    expect_linear(x, l, "two-word sum, high word", s2, ex_shr(x, 64, wide, 64));
+    lf_free(l);
+    ex_ctx_free(x);
+    printf("linear forms: %u regroupings meet\n", lf_same);
 }
 
 /* ---- 2. normal forms --------------------------------------------------------------------------------------------- */
@@ -868,6 +1006,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     test_rules(quick ? 200 : 2000);
     test_normal_forms();
+    test_linear_forms();
     test_fiat();
     test_gen();
     printf("functions %u, output limbs %u: identical normal forms %u, z3 EQUAL %u, z3 time %.3f s\n", nfuncs, nlimbs,

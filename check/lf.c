@@ -1,0 +1,1167 @@
+/* lf.c — exact integer linear forms with floor atoms (lf.h). */
+#include "check/lf.h"
+
+#include <gmp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { LA_INPUT, LA_MULLO, LA_MULHI, LA_FLOOR, LA_AND, LA_OR, LA_XOR, LA_EQZ, LA_SELECT, LA_SIGN };
+
+typedef struct {
+    uint8_t kind;
+    uint8_t na;
+    uint32_t a[3]; /* operand sums */
+    uint64_t k;    /* INPUT: arr << 32 | limb; FLOOR: the shift */
+    mpz_t lo, hi;
+    uint32_t hash;
+} lf_atom;
+
+typedef struct {
+    uint32_t first, n; /* terms in the pool */
+    mpz_t k;           /* constant term */
+    mpz_t lo, hi;      /* value bounds (inclusive) */
+    uint32_t hash;
+} lf_sum;
+
+struct lf_ctx {
+    const ex_ctx *x;
+    lf_atom *at; /* at[0] unused */
+    uint32_t nat, capat;
+    lf_sum *su; /* su[0] unused */
+    uint32_t nsu, capsu;
+    uint32_t *tatom; /* term pool */
+    mpz_t *tcoef;
+    uint32_t nt, capt;
+    uint32_t *htat, *htsu; /* open addressing tables of ids, 0 = empty */
+    uint32_t capht_at, capht_su;
+    lf_id *memo; /* ex id -> sum id (0 = not yet / none) */
+    bool *done;
+    uint32_t capmemo;
+    bool oom;
+};
+
+/* ---- builders ---------------------------------------------------------------------------------------------------- */
+typedef struct {
+    uint32_t *a;
+    mpz_t *c;
+    uint32_t n, cap;
+    mpz_t k;
+    bool oom;
+} bld;
+
+static void b_init(bld *b)
+{
+    memset(b, 0, sizeof *b);
+    mpz_init(b->k);
+}
+
+static void b_clear(bld *b)
+{
+    for (uint32_t i = 0; i < b->cap; i++)
+        mpz_clear(b->c[i]);
+    free(b->a);
+    free(b->c);
+    mpz_clear(b->k);
+}
+
+/* b_term — adds c * atom (c as mpz) */
+static void b_term(bld *b, uint32_t atom, const mpz_t c)
+{
+    if (b->oom || mpz_sgn(c) == 0)
+        return;
+    if (b->n == b->cap) {
+        uint32_t nc = b->cap ? 2 * b->cap : 16;
+        uint32_t *na = realloc(b->a, nc * sizeof *na);
+        if (!na) {
+            b->oom = true;
+            return;
+        }
+        b->a = na;
+        mpz_t *ncf = realloc(b->c, nc * sizeof *ncf);
+        if (!ncf) {
+            b->oom = true;
+            return;
+        }
+        b->c = ncf;
+        for (uint32_t i = b->cap; i < nc; i++)
+            mpz_init(b->c[i]);
+        b->cap = nc;
+    }
+    b->a[b->n] = atom;
+    mpz_set(b->c[b->n], c);
+    b->n++;
+}
+
+/* b_sum — adds mult * (sum s) */
+static void b_sum(lf_ctx *l, bld *b, lf_id s, const mpz_t mult)
+{
+    if (mpz_sgn(mult) == 0)
+        return;
+    mpz_t t;
+    mpz_init(t);
+    uint32_t first = l->su[s].first, n = l->su[s].n;
+    for (uint32_t i = 0; i < n; i++) {
+        mpz_mul(t, l->tcoef[first + i], mult);
+        b_term(b, l->tatom[first + i], t);
+    }
+    mpz_addmul(b->k, l->su[s].k, mult);
+    mpz_clear(t);
+}
+
+static void b_sum1(lf_ctx *l, bld *b, lf_id s, long mult)
+{
+    mpz_t m;
+    mpz_init_set_si(m, mult);
+    b_sum(l, b, s, m);
+    mpz_clear(m);
+}
+
+static uint32_t mix(uint32_t h, uint64_t v)
+{
+    uint64_t z = (h ^ v) * 0x9e3779b97f4a7c15ull;
+    z ^= z >> 29;
+    z *= 0xbf58476d1ce4e5b9ull;
+    return (uint32_t)(z ^ (z >> 32));
+}
+
+static uint32_t mpz_hash(uint32_t h, const mpz_t v)
+{
+    h = mix(h, (uint64_t)(mpz_sgn(v) + 1));
+    h = mix(h, mpz_getlimbn(v, 0));
+    return mix(h, mpz_size(v));
+}
+
+static int grow_table(uint32_t **tab, uint32_t *cap, uint32_t count, const void *items, size_t isz, size_t hoff)
+{
+    if ((uint64_t)(count + 1) * 2 < *cap)
+        return 0;
+    uint32_t nc = *cap ? *cap * 2 : 1024;
+    uint32_t *nt = calloc(nc, sizeof *nt);
+    if (!nt)
+        return -1;
+    for (uint32_t id = 1; id <= count; id++) {
+        uint32_t h;
+        memcpy(&h, (const char *)items + id * isz + hoff, sizeof h);
+        uint32_t i = h & (nc - 1);
+        while (nt[i])
+            i = (i + 1) & (nc - 1);
+        nt[i] = id;
+    }
+    free(*tab);
+    *tab = nt;
+    *cap = nc;
+    return 0;
+}
+
+/* sum_bounds — interval of k + sum c_i a_i from the atoms' bounds */
+static void sum_bounds(const lf_ctx *l, const uint32_t *a, mpz_t *c, uint32_t n, const mpz_t k, mpz_t lo, mpz_t hi)
+{
+    mpz_set(lo, k);
+    mpz_set(hi, k);
+    for (uint32_t i = 0; i < n; i++) {
+        const lf_atom *t = &l->at[a[i]];
+        if (mpz_sgn(c[i]) > 0) {
+            mpz_addmul(lo, c[i], t->lo);
+            mpz_addmul(hi, c[i], t->hi);
+        } else {
+            mpz_addmul(lo, c[i], t->hi);
+            mpz_addmul(hi, c[i], t->lo);
+        }
+    }
+}
+
+static int cmp_u32_by(const void *pa, const void *pb, void *ctx)
+{
+    const uint32_t *atoms = ctx;
+    uint32_t a = atoms[*(const uint32_t *)pa], b = atoms[*(const uint32_t *)pb];
+    return (a > b) - (a < b);
+}
+
+/* b_finish — the canonical sum of b (terms sorted by atom, merged, zeros dropped), interned. b is consumed. */
+static lf_id b_finish(lf_ctx *l, bld *b)
+{
+    lf_id res = 0;
+    if (b->oom || l->oom)
+        goto out;
+    /* sort indices by atom (insertion sort: sums are short) */
+    uint32_t *ix = malloc((b->n ? b->n : 1) * sizeof *ix);
+    if (!ix)
+        goto out;
+    for (uint32_t i = 0; i < b->n; i++)
+        ix[i] = i;
+    for (uint32_t i = 1; i < b->n; i++) {
+        uint32_t v = ix[i], j = i;
+        while (j > 0 && cmp_u32_by(&ix[j - 1], &v, b->a) > 0) {
+            ix[j] = ix[j - 1];
+            j--;
+        }
+        ix[j] = v;
+    }
+    /* merge into the tail of the pool (tentatively) */
+    uint32_t need = l->nt + b->n;
+    if (need > l->capt) {
+        uint32_t nc = l->capt ? l->capt : 4096;
+        while (nc < need)
+            nc *= 2;
+        uint32_t *na = realloc(l->tatom, nc * sizeof *na);
+        if (!na) {
+            free(ix);
+            goto out;
+        }
+        l->tatom = na;
+        mpz_t *ncf = realloc(l->tcoef, nc * sizeof *ncf);
+        if (!ncf) {
+            free(ix);
+            goto out;
+        }
+        l->tcoef = ncf;
+        for (uint32_t i = l->capt; i < nc; i++)
+            mpz_init(l->tcoef[i]);
+        l->capt = nc;
+    }
+    uint32_t first = l->nt, n = 0;
+    for (uint32_t i = 0; i < b->n;) {
+        uint32_t a = b->a[ix[i]];
+        mpz_set(l->tcoef[first + n], b->c[ix[i]]);
+        i++;
+        while (i < b->n && b->a[ix[i]] == a) {
+            mpz_add(l->tcoef[first + n], l->tcoef[first + n], b->c[ix[i]]);
+            i++;
+        }
+        if (mpz_sgn(l->tcoef[first + n]) != 0) {
+            l->tatom[first + n] = a;
+            n++;
+        }
+    }
+    free(ix);
+    uint32_t h = mix(0x5u, n);
+    h = mpz_hash(h, b->k);
+    for (uint32_t i = 0; i < n; i++) {
+        h = mix(h, l->tatom[first + i]);
+        h = mpz_hash(h, l->tcoef[first + i]);
+    }
+    if (l->capht_su) {
+        for (uint32_t i = h & (l->capht_su - 1); l->htsu[i]; i = (i + 1) & (l->capht_su - 1)) {
+            const lf_sum *s = &l->su[l->htsu[i]];
+            if (s->hash != h || s->n != n || mpz_cmp(s->k, b->k) != 0)
+                continue;
+            bool same = true;
+            for (uint32_t q = 0; q < n && same; q++)
+                same = l->tatom[s->first + q] == l->tatom[first + q] &&
+                       mpz_cmp(l->tcoef[s->first + q], l->tcoef[first + q]) == 0;
+            if (same) {
+                res = l->htsu[i];
+                goto out;
+            }
+        }
+    }
+    if (l->nsu + 1 >= l->capsu) {
+        uint32_t nc = l->capsu ? 2 * l->capsu : 1024;
+        lf_sum *ns = realloc(l->su, nc * sizeof *ns);
+        if (!ns)
+            goto out;
+        l->su = ns;
+        l->capsu = nc;
+    }
+    if (grow_table(&l->htsu, &l->capht_su, l->nsu, l->su, sizeof *l->su, offsetof(lf_sum, hash)) != 0)
+        goto out;
+    lf_id id = ++l->nsu;
+    lf_sum *s = &l->su[id];
+    s->first = first;
+    s->n = n;
+    s->hash = h;
+    mpz_init_set(s->k, b->k);
+    mpz_init(s->lo);
+    mpz_init(s->hi);
+    sum_bounds(l, l->tatom + first, l->tcoef + first, n, b->k, s->lo, s->hi);
+    l->nt += n;
+    uint32_t i = h & (l->capht_su - 1);
+    while (l->htsu[i])
+        i = (i + 1) & (l->capht_su - 1);
+    l->htsu[i] = id;
+    res = id;
+out:
+    if (!res)
+        l->oom = true;
+    b_clear(b);
+    return res;
+}
+
+/* intersect — the sum s is also known to lie in [lo, hi] */
+static void intersect(lf_ctx *l, lf_id s, const mpz_t lo, const mpz_t hi)
+{
+    lf_sum *S = &l->su[s];
+    if (mpz_cmp(lo, S->lo) > 0)
+        mpz_set(S->lo, lo);
+    if (mpz_cmp(hi, S->hi) < 0)
+        mpz_set(S->hi, hi);
+    /* s = c t + k with one atom t: t lies in [(lo - k) / c, (hi - k) / c] (rounded inwards; c > 0) */
+    if (S->n == 1 && mpz_sgn(l->tcoef[S->first]) > 0) {
+        lf_atom *t = &l->at[l->tatom[S->first]];
+        mpz_t a, b;
+        mpz_init(a);
+        mpz_init(b);
+        mpz_sub(a, S->lo, S->k);
+        mpz_cdiv_q(a, a, l->tcoef[S->first]);
+        mpz_sub(b, S->hi, S->k);
+        mpz_fdiv_q(b, b, l->tcoef[S->first]);
+        if (mpz_cmp(a, t->lo) > 0)
+            mpz_set(t->lo, a);
+        if (mpz_cmp(b, t->hi) < 0)
+            mpz_set(t->hi, b);
+        mpz_clear(a);
+        mpz_clear(b);
+    }
+}
+
+static void intersect_u128(lf_ctx *l, lf_id s, ir_u128 lo, ir_u128 hi)
+{
+    mpz_t a, b;
+    mpz_init(a);
+    mpz_init(b);
+    mpz_import(a, 2, -1, sizeof(uint64_t), 0, 0, (uint64_t[2]){ (uint64_t)lo, (uint64_t)(lo >> 64) });
+    mpz_import(b, 2, -1, sizeof(uint64_t), 0, 0, (uint64_t[2]){ (uint64_t)hi, (uint64_t)(hi >> 64) });
+    intersect(l, s, a, b);
+    mpz_clear(a);
+    mpz_clear(b);
+}
+
+/* ---- atoms ------------------------------------------------------------------------------------------------------- */
+/* atom — the interned atom; bounds are computed by the caller into lo/hi (used only when the atom is new) */
+static uint32_t atom(lf_ctx *l, unsigned kind, const uint32_t *a, unsigned na, uint64_t k, const mpz_t lo,
+                     const mpz_t hi)
+{
+    if (l->oom)
+        return 0;
+    uint32_t h = mix(kind, k);
+    for (unsigned i = 0; i < na; i++)
+        h = mix(h, a[i]);
+    if (l->capht_at)
+        for (uint32_t i = h & (l->capht_at - 1); l->htat[i]; i = (i + 1) & (l->capht_at - 1)) {
+            const lf_atom *t = &l->at[l->htat[i]];
+            if (t->hash == h && t->kind == kind && t->na == na && t->k == k &&
+                (!na || !memcmp(t->a, a, na * sizeof *a)))
+                return l->htat[i];
+        }
+    if (l->nat + 1 >= l->capat) {
+        uint32_t nc = l->capat ? 2 * l->capat : 1024;
+        lf_atom *nn = realloc(l->at, nc * sizeof *nn);
+        if (!nn) {
+            l->oom = true;
+            return 0;
+        }
+        l->at = nn;
+        l->capat = nc;
+    }
+    if (grow_table(&l->htat, &l->capht_at, l->nat, l->at, sizeof *l->at, offsetof(lf_atom, hash)) != 0) {
+        l->oom = true;
+        return 0;
+    }
+    uint32_t id = ++l->nat;
+    lf_atom *t = &l->at[id];
+    memset(t, 0, sizeof *t);
+    t->kind = (uint8_t)kind;
+    t->na = (uint8_t)na;
+    if (na)
+        memcpy(t->a, a, na * sizeof *a);
+    t->k = k;
+    t->hash = h;
+    mpz_init_set(t->lo, lo);
+    mpz_init_set(t->hi, hi);
+    if (kind != LA_FLOOR && kind != LA_SIGN && mpz_sgn(t->lo) < 0)
+        mpz_set_ui(t->lo, 0); /* every atom but a floor is a non-negative integer */
+    uint32_t i = h & (l->capht_at - 1);
+    while (l->htat[i])
+        i = (i + 1) & (l->capht_at - 1);
+    l->htat[i] = id;
+    return id;
+}
+
+static lf_id sum_of_atom(lf_ctx *l, uint32_t a)
+{
+    if (!a)
+        return 0;
+    bld b;
+    b_init(&b);
+    mpz_t one;
+    mpz_init_set_ui(one, 1);
+    b_term(&b, a, one);
+    mpz_clear(one);
+    return b_finish(l, &b);
+}
+
+static lf_id sum_const(lf_ctx *l, const mpz_t k)
+{
+    bld b;
+    b_init(&b);
+    mpz_set(b.k, k);
+    return b_finish(l, &b);
+}
+
+/* split — c = 2^k q + r with r in (-2^(k-1), 2^(k-1)] (the symmetric remainder) */
+static void split(mpz_t q, mpz_t r, const mpz_t c, unsigned k, const mpz_t half, const mpz_t full)
+{
+    mpz_fdiv_r_2exp(r, c, k);
+    if (mpz_cmp(r, half) > 0)
+        mpz_sub(r, r, full);
+    mpz_sub(q, c, r);
+    mpz_fdiv_q_2exp(q, q, k);
+}
+
+/* jmin — the least j >= 1 with -2^j <= lo and hi < 2^j */
+static unsigned jmin(const mpz_t lo, const mpz_t hi)
+{
+    unsigned j = 1;
+    size_t bh = mpz_sgn(hi) > 0 ? mpz_sizeinbase(hi, 2) : 0; /* hi < 2^bh */
+    if (bh > j)
+        j = (unsigned)bh;
+    if (mpz_sgn(lo) < 0) { /* -2^j <= lo  <=>  -lo - 1 < 2^j */
+        mpz_t t;
+        mpz_init(t);
+        mpz_neg(t, lo);
+        mpz_sub_ui(t, t, 1);
+        size_t bl = mpz_sgn(t) > 0 ? mpz_sizeinbase(t, 2) : 0;
+        if (bl > j)
+            j = (unsigned)bl;
+        mpz_clear(t);
+    }
+    return j;
+}
+
+/* lf_floor — floor(s / 2^k), canonical (lf.h): coefficients and constant reduced to symmetric remainders (the
+ * quotients leave the floor), the common power of two divided out, and a floor decided or narrowed by the bounds
+ * of what is left: 0 on [0, 2^k), -1 on [-2^k, 0), and on [-2^k, 2^k) the sign atom -[S < 0] (the same for every
+ * such k, so that floors by different powers of one narrow S meet). */
+static lf_id lf_floor(lf_ctx *l, lf_id s, unsigned k)
+{
+    if (!s || l->oom)
+        return 0;
+    if (k == 0)
+        return s;
+    bld outer;
+    b_init(&outer);
+    mpz_t q, r, half, full;
+    mpz_init(q);
+    mpz_init(r);
+    mpz_init(half);
+    mpz_init(full);
+    lf_id res = 0, cur = s;
+    for (;;) {
+        mpz_set_ui(full, 1);
+        mpz_mul_2exp(full, full, k);
+        mpz_fdiv_q_2exp(half, full, 1);
+        bld inner;
+        b_init(&inner);
+        uint32_t first = l->su[cur].first, n = l->su[cur].n;
+        for (uint32_t i = 0; i < n; i++) {
+            split(q, r, l->tcoef[first + i], k, half, full);
+            b_term(&outer, l->tatom[first + i], q);
+            b_term(&inner, l->tatom[first + i], r);
+        }
+        split(q, r, l->su[cur].k, k, half, full);
+        mpz_add(outer.k, outer.k, q);
+        mpz_set(inner.k, r);
+        if (inner.n == 0) { /* floor(r / 2^k) for |r| <= 2^(k-1) */
+            mpz_fdiv_q_2exp(q, r, k);
+            mpz_add(outer.k, outer.k, q);
+            b_clear(&inner);
+            break;
+        }
+        /* the common power of two of the coefficients: floor((2^g T + c) / 2^k) = floor((T + floor(c / 2^g)) /
+         * 2^(k-g)) for g <= k (the part of c below 2^g cannot carry into a multiple of 2^g) */
+        mp_bitcnt_t g = (mp_bitcnt_t)k;
+        for (uint32_t i = 0; i < inner.n; i++) {
+            mp_bitcnt_t t = mpz_scan1(inner.c[i], 0);
+            if (t < g)
+                g = t;
+        }
+        if (g > 0) {
+            for (uint32_t i = 0; i < inner.n; i++)
+                mpz_fdiv_q_2exp(inner.c[i], inner.c[i], g);
+            mpz_fdiv_q_2exp(inner.k, inner.k, g);
+            k -= (unsigned)g;
+        }
+        lf_id in = b_finish(l, &inner);
+        if (!in) {
+            b_clear(&outer);
+            goto out;
+        }
+        const lf_sum *is = &l->su[in];
+        mpz_fdiv_q_2exp(q, is->lo, k);
+        mpz_fdiv_q_2exp(r, is->hi, k);
+        if (mpz_cmp(q, r) == 0) { /* decided by the bounds */
+            mpz_add(outer.k, outer.k, q);
+            break;
+        }
+        if (is->n == 1) {
+            const lf_atom *t = &l->at[l->tatom[is->first]];
+            mpz_sub(q, t->hi, t->lo);
+            if (mpz_cmp_ui(q, 1) == 0) {
+                /* floor((k0 + c t) / 2^k) with t in {v, v + 1}: f(v) + (t - v) (f(v + 1) - f(v)),
+                 * f(u) = floor((k0 + c u) / 2^k) */
+                mpz_t v;
+                mpz_init_set(v, t->lo);
+                mpz_mul(q, l->tcoef[is->first], v);
+                mpz_add(q, q, is->k);
+                mpz_add(r, q, l->tcoef[is->first]);
+                mpz_fdiv_q_2exp(q, q, k); /* f(v) */
+                mpz_fdiv_q_2exp(r, r, k); /* f(v + 1) */
+                mpz_sub(r, r, q);         /* the step */
+                mpz_add(outer.k, outer.k, q);
+                mpz_submul(outer.k, r, v);
+                b_term(&outer, l->tatom[is->first], r);
+                mpz_clear(v);
+                break;
+            }
+        }
+        { /* a carry inside: floor((A + floor(B / 2^j)) / 2^k) = floor((2^j A + B) / 2^(j+k)) */
+            uint32_t pick = UINT32_MAX;
+            /* (a sign atom -[B < 0] is floor(B / 2^j) for the least j with B in [-2^j, 2^j)) */
+            for (uint32_t i = 0; i < is->n && pick == UINT32_MAX; i++) {
+                unsigned kind = l->at[l->tatom[is->first + i]].kind;
+                if ((kind == LA_FLOOR || kind == LA_SIGN) && mpz_cmp_ui(l->tcoef[is->first + i], 1) == 0)
+                    pick = i;
+            }
+            const lf_atom *t = pick != UINT32_MAX ? &l->at[l->tatom[is->first + pick]] : NULL;
+            unsigned j = !t ? 0 : t->kind == LA_FLOOR ? (unsigned)t->k : jmin(l->su[t->a[0]].lo, l->su[t->a[0]].hi);
+            if (t && k + j <= 4096) {
+                lf_id bsum = t->a[0];
+                bld nb;
+                b_init(&nb);
+                mpz_set_ui(q, 1);
+                mpz_mul_2exp(q, q, j);
+                b_sum(l, &nb, in, q);
+                mpz_neg(q, q);
+                b_term(&nb, l->tatom[is->first + pick], q);
+                mpz_set_ui(q, 1);
+                b_sum(l, &nb, bsum, q);
+                lf_id nx = b_finish(l, &nb);
+                if (!nx) {
+                    b_clear(&outer);
+                    goto out;
+                }
+                cur = nx;
+                k += j;
+                continue;
+            }
+        }
+        mpz_fdiv_q_2exp(q, is->lo, k);
+        mpz_fdiv_q_2exp(r, is->hi, k);
+        if (mpz_cmp_si(q, -1) == 0 && mpz_sgn(r) == 0) { /* S in [-2^k, 2^k): floor(S / 2^k) = -[S < 0], whatever k */
+            mpz_set_si(q, -1);
+            mpz_set_ui(r, 0);
+            uint32_t a = atom(l, LA_SIGN, &in, 1, 0, q, r);
+            mpz_set_ui(q, 1);
+            b_term(&outer, a, q);
+            break;
+        }
+        uint64_t kk = k;
+        lf_id arg = in;
+        if (is->n == 1 && mpz_sgn(is->k) == 0 && mpz_cmp_ui(l->tcoef[is->first], 1) == 0 &&
+            l->at[l->tatom[is->first]].kind == LA_FLOOR) { /* floor(floor(T / 2^j) / 2^k) */
+            const lf_atom *t = &l->at[l->tatom[is->first]];
+            arg = t->a[0];
+            kk = t->k + k;
+        }
+        mpz_fdiv_q_2exp(q, l->su[arg].lo, (mp_bitcnt_t)kk);
+        mpz_fdiv_q_2exp(r, l->su[arg].hi, (mp_bitcnt_t)kk);
+        uint32_t a = atom(l, LA_FLOOR, &arg, 1, kk, q, r);
+        mpz_set_ui(q, 1);
+        b_term(&outer, a, q);
+        break;
+    }
+    res = b_finish(l, &outer);
+out:
+    mpz_clear(q);
+    mpz_clear(r);
+    mpz_clear(half);
+    mpz_clear(full);
+    return res;
+}
+
+/* lf_mod — s mod 2^w = s - 2^w floor(s / 2^w), in [0, 2^w) */
+static lf_id lf_mod(lf_ctx *l, lf_id s, unsigned w)
+{
+    if (!s || l->oom)
+        return 0;
+    if (mpz_sgn(l->su[s].lo) >= 0 && mpz_sizeinbase(l->su[s].hi, 2) <= w)
+        return s;
+    lf_id f = lf_floor(l, s, w);
+    if (!f)
+        return 0;
+    bld b;
+    b_init(&b);
+    mpz_t m;
+    mpz_init(m);
+    mpz_set_ui(m, 1);
+    b_sum(l, &b, s, m);
+    mpz_set_si(m, -1);
+    mpz_mul_2exp(m, m, w);
+    b_sum(l, &b, f, m);
+    lf_id res = b_finish(l, &b);
+    if (res) {
+        mpz_t lo, hi;
+        mpz_init(lo);
+        mpz_init(hi);
+        mpz_set_ui(hi, 1);
+        mpz_mul_2exp(hi, hi, w);
+        mpz_sub_ui(hi, hi, 1);
+        intersect(l, res, lo, hi);
+        mpz_clear(lo);
+        mpz_clear(hi);
+    }
+    mpz_clear(m);
+    return res;
+}
+
+/* ---- translation ------------------------------------------------------------------------------------------------- */
+lf_ctx *lf_new(const ex_ctx *x)
+{
+    lf_ctx *l = calloc(1, sizeof *l);
+    if (l)
+        l->x = x;
+    return l;
+}
+
+void lf_free(lf_ctx *l)
+{
+    if (!l)
+        return;
+    for (uint32_t i = 1; i <= l->nat; i++) {
+        mpz_clear(l->at[i].lo);
+        mpz_clear(l->at[i].hi);
+    }
+    for (uint32_t i = 1; i <= l->nsu; i++) {
+        mpz_clear(l->su[i].k);
+        mpz_clear(l->su[i].lo);
+        mpz_clear(l->su[i].hi);
+    }
+    for (uint32_t i = 0; i < l->capt; i++)
+        mpz_clear(l->tcoef[i]);
+    free(l->at);
+    free(l->su);
+    free(l->tatom);
+    free(l->tcoef);
+    free(l->htat);
+    free(l->htsu);
+    free(l->memo);
+    free(l->done);
+    free(l);
+}
+
+uint32_t lf_count(const lf_ctx *l)
+{
+    return l->nat + l->nsu;
+}
+
+static void set_u128(mpz_t z, ir_u128 v)
+{
+    uint64_t w[2] = { (uint64_t)v, (uint64_t)(v >> 64) };
+    mpz_import(z, 2, -1, sizeof(uint64_t), 0, 0, w);
+}
+
+static unsigned bitlen128(ir_u128 v)
+{
+    unsigned n = 0;
+    while (v) {
+        n++;
+        v >>= 1;
+    }
+    return n;
+}
+
+/* binary atom with its operands ordered (commutative kinds) */
+static lf_id op_atom(lf_ctx *l, unsigned kind, lf_id a, lf_id b)
+{
+    if (a > b) {
+        lf_id t = a;
+        a = b;
+        b = t;
+    }
+    uint32_t args[2] = { a, b };
+    mpz_t lo, hi;
+    mpz_init(lo);
+    mpz_init(hi);
+    const mpz_t *ha = &l->su[a].hi, *hb = &l->su[b].hi;
+    if (kind == LA_AND)
+        mpz_set(hi, mpz_cmp(*ha, *hb) < 0 ? *ha : *hb);
+    else { /* or, xor: below 2^bitlen(max) */
+        size_t bl = mpz_sizeinbase(mpz_cmp(*ha, *hb) > 0 ? *ha : *hb, 2);
+        mpz_set_ui(hi, 1);
+        mpz_mul_2exp(hi, hi, bl);
+        mpz_sub_ui(hi, hi, 1);
+    }
+    uint32_t t = atom(l, kind, args, 2, 0, lo, hi);
+    mpz_clear(lo);
+    mpz_clear(hi);
+    return sum_of_atom(l, t);
+}
+
+static lf_id tr_node(lf_ctx *l, ex_id e)
+{
+    const ex_node *n = ex_get(l->x, e);
+    const ex_arg *a = ex_args(l->x, e);
+    lf_id A = n->nargs > 0 ? l->memo[a[0].id] : 0, B = n->nargs > 1 ? l->memo[a[1].id] : 0;
+    for (uint32_t i = 0; i < n->nargs; i++)
+        if (!l->memo[a[i].id])
+            return 0;
+    lf_id res = 0;
+    mpz_t t, lo, hi;
+    mpz_init(t);
+    mpz_init(lo);
+    mpz_init(hi);
+    switch ((ex_kind)n->kind) {
+    case EX_CONST:
+        set_u128(t, n->k);
+        res = sum_const(l, t);
+        break;
+    case EX_INPUT: {
+        set_u128(lo, n->lo);
+        set_u128(hi, n->hi);
+        uint32_t at = atom(l, LA_INPUT, NULL, 0, (uint64_t)n->k, lo, hi);
+        res = sum_of_atom(l, at);
+        break;
+    }
+    case EX_UNKNOWN: res = 0; break;
+    case EX_SUM: {
+        bld b;
+        b_init(&b);
+        set_u128(b.k, n->k);
+        for (uint32_t i = 0; i < n->nargs; i++) {
+            set_u128(t, a[i].c);
+            b_sum(l, &b, l->memo[a[i].id], t);
+        }
+        res = b_finish(l, &b);
+        if (res && n->wraps)
+            res = lf_mod(l, res, n->width);
+        break;
+    }
+    case EX_MUL: {
+        if (A > B) {
+            lf_id q = A;
+            A = B;
+            B = q;
+        }
+        uint32_t args[2] = { A, B };
+        mpz_t plo, phi;
+        mpz_init(plo);
+        mpz_init(phi);
+        if (mpz_sgn(l->su[A].lo) > 0 && mpz_sgn(l->su[B].lo) > 0)
+            mpz_mul(plo, l->su[A].lo, l->su[B].lo);
+        mpz_mul(phi, l->su[A].hi, l->su[B].hi);
+        if (mpz_sizeinbase(phi, 2) <= 64) {
+            uint32_t lo_at = atom(l, LA_MULLO, args, 2, 0, plo, phi);
+            res = sum_of_atom(l, lo_at);
+        } else {
+            mpz_set_ui(hi, 1);
+            mpz_mul_2exp(hi, hi, 64);
+            mpz_sub_ui(hi, hi, 1);
+            uint32_t lo_at = atom(l, LA_MULLO, args, 2, 0, lo, hi);
+            mpz_fdiv_q_2exp(plo, plo, 64);
+            mpz_fdiv_q_2exp(phi, phi, 64);
+            uint32_t hi_at = atom(l, LA_MULHI, args, 2, 0, plo, phi);
+            bld b;
+            b_init(&b);
+            mpz_set_ui(t, 1);
+            b_term(&b, lo_at, t);
+            mpz_mul_2exp(t, t, 64);
+            b_term(&b, hi_at, t);
+            res = b_finish(l, &b);
+        }
+        mpz_clear(plo);
+        mpz_clear(phi);
+        if (res && n->wraps)
+            res = lf_mod(l, res, n->width);
+        break;
+    }
+    case EX_SHR: res = n->k >= 256 ? 0 : lf_floor(l, A, (unsigned)n->k); break;
+    case EX_AND: res = op_atom(l, LA_AND, A, B); break;
+    case EX_OR: res = op_atom(l, LA_OR, A, B); break;
+    case EX_XOR: res = op_atom(l, LA_XOR, A, B); break;
+    case EX_EQZ: {
+        mpz_set_ui(hi, 1);
+        uint32_t at = atom(l, LA_EQZ, &A, 1, 0, lo, hi);
+        res = sum_of_atom(l, at);
+        break;
+    }
+    case EX_LT: { /* a < b = -floor((a - b) / 2^w) for 0 <= a, b < 2^w */
+        const ex_node *na = ex_get(l->x, a[0].id), *nb = ex_get(l->x, a[1].id);
+        unsigned w = bitlen128(na->hi > nb->hi ? na->hi : nb->hi);
+        if (w == 0)
+            w = 1;
+        bld b;
+        b_init(&b);
+        b_sum1(l, &b, A, 1);
+        b_sum1(l, &b, B, -1);
+        lf_id d = b_finish(l, &b);
+        lf_id f = lf_floor(l, d, w);
+        if (f) {
+            b_init(&b);
+            b_sum1(l, &b, f, -1);
+            res = b_finish(l, &b);
+        }
+        break;
+    }
+    case EX_SELECT: {
+        uint32_t args[3] = { A, B, l->memo[a[2].id] };
+        const mpz_t *l1 = &l->su[args[1]].lo, *l2 = &l->su[args[2]].lo;
+        const mpz_t *h1 = &l->su[args[1]].hi, *h2 = &l->su[args[2]].hi;
+        mpz_set(lo, mpz_cmp(*l1, *l2) < 0 ? *l1 : *l2);
+        mpz_set(hi, mpz_cmp(*h1, *h2) > 0 ? *h1 : *h2);
+        uint32_t at = atom(l, LA_SELECT, args, 3, 0, lo, hi);
+        res = sum_of_atom(l, at);
+        break;
+    }
+    default: res = 0; break;
+    }
+    if (res)
+        intersect_u128(l, res, n->lo, n->hi);
+    mpz_clear(t);
+    mpz_clear(lo);
+    mpz_clear(hi);
+    return res;
+}
+
+lf_id lf_of(lf_ctx *l, ex_id e)
+{
+    uint32_t cnt = ex_count(l->x);
+    if (!e || e > cnt || l->oom)
+        return 0;
+    if (cnt + 1 > l->capmemo) {
+        lf_id *nm = realloc(l->memo, (cnt + 1) * sizeof *nm);
+        bool *nd = nm ? realloc(l->done, (cnt + 1) * sizeof *nd) : NULL;
+        if (!nm || !nd) {
+            if (nm)
+                l->memo = nm;
+            l->oom = true;
+            return 0;
+        }
+        memset(nm + l->capmemo, 0, (cnt + 1 - l->capmemo) * sizeof *nm);
+        memset(nd + l->capmemo, 0, (cnt + 1 - l->capmemo) * sizeof *nd);
+        l->memo = nm;
+        l->done = nd;
+        l->capmemo = cnt + 1;
+    }
+    if (l->done[e])
+        return l->memo[e];
+    /* mark what e needs (ids are topological: operands below the node), then translate in id order */
+    bool *need = calloc(e + 1, sizeof *need);
+    uint32_t *st = malloc((e + 1) * sizeof *st);
+    if (!need || !st) {
+        free(need);
+        free(st);
+        l->oom = true;
+        return 0;
+    }
+    uint32_t sp = 0;
+    st[sp++] = e;
+    need[e] = true;
+    while (sp) {
+        ex_id v = st[--sp];
+        const ex_node *n = ex_get(l->x, v);
+        const ex_arg *a = ex_args(l->x, v);
+        for (uint32_t i = 0; i < n->nargs; i++)
+            if (!l->done[a[i].id] && !need[a[i].id]) {
+                need[a[i].id] = true;
+                st[sp++] = a[i].id;
+            }
+    }
+    for (ex_id v = 1; v <= e && !l->oom; v++)
+        if (need[v] && !l->done[v]) {
+            l->memo[v] = tr_node(l, v);
+            l->done[v] = true;
+        }
+    free(need);
+    free(st);
+    return l->oom ? 0 : l->memo[e];
+}
+
+/* ---- evaluation (self-test) -------------------------------------------------------------------------------------- */
+static void eval_sum(const lf_ctx *l, lf_id s, mpz_t *av, mpz_t out)
+{
+    const lf_sum *S = &l->su[s];
+    mpz_set(out, S->k);
+    for (uint32_t i = 0; i < S->n; i++)
+        mpz_addmul(out, l->tcoef[S->first + i], av[l->tatom[S->first + i]]);
+}
+
+int lf_check_eval(lf_ctx *l, const ex_id *e, uint32_t n, const uint64_t *const *in, const ir_u128 *ev, ex_id *bad)
+{
+    for (uint32_t q = 0; q < n; q++) /* translate first: evaluation covers the atoms that exist */
+        (void)lf_of(l, e[q]);
+    /* atoms in id order: an atom's operand sums refer only to older atoms */
+    mpz_t *av = malloc((l->nat + 1) * sizeof *av);
+    if (!av)
+        return -1;
+    mpz_t s1, s2, s3;
+    mpz_init(s1);
+    mpz_init(s2);
+    mpz_init(s3);
+    for (uint32_t i = 0; i <= l->nat; i++)
+        mpz_init(av[i]);
+    for (uint32_t i = 1; i <= l->nat; i++) {
+        const lf_atom *t = &l->at[i];
+        switch (t->kind) {
+        case LA_INPUT: mpz_set_ui(av[i], in[(uint32_t)(t->k >> 32)][(uint32_t)t->k]); break;
+        case LA_MULLO:
+        case LA_MULHI:
+            eval_sum(l, t->a[0], av, s1);
+            eval_sum(l, t->a[1], av, s2);
+            mpz_mul(s3, s1, s2);
+            if (t->kind == LA_MULLO)
+                mpz_fdiv_r_2exp(av[i], s3, 64);
+            else
+                mpz_fdiv_q_2exp(av[i], s3, 64);
+            break;
+        case LA_FLOOR:
+            eval_sum(l, t->a[0], av, s1);
+            mpz_fdiv_q_2exp(av[i], s1, (mp_bitcnt_t)t->k);
+            break;
+        case LA_AND:
+        case LA_OR:
+        case LA_XOR:
+            eval_sum(l, t->a[0], av, s1);
+            eval_sum(l, t->a[1], av, s2);
+            if (t->kind == LA_AND)
+                mpz_and(av[i], s1, s2);
+            else if (t->kind == LA_OR)
+                mpz_ior(av[i], s1, s2);
+            else
+                mpz_xor(av[i], s1, s2);
+            break;
+        case LA_EQZ:
+            eval_sum(l, t->a[0], av, s1);
+            mpz_set_ui(av[i], mpz_sgn(s1) == 0);
+            break;
+        case LA_SIGN:
+            eval_sum(l, t->a[0], av, s1);
+            mpz_set_si(av[i], mpz_sgn(s1) < 0 ? -1 : 0);
+            break;
+        case LA_SELECT:
+            eval_sum(l, t->a[0], av, s1);
+            eval_sum(l, t->a[mpz_sgn(s1) == 0 ? 1 : 2], av, av[i]);
+            break;
+        default: break;
+        }
+    }
+    int rc = 0;
+    for (uint32_t i = 1; i <= l->nat && rc == 0; i++) /* every atom within its bounds */
+        if (mpz_cmp(av[i], l->at[i].lo) < 0 || mpz_cmp(av[i], l->at[i].hi) > 0) {
+            rc = 1;
+            *bad = 0;
+        }
+    for (uint32_t q = 0; q < n && rc == 0; q++) {
+        lf_id s = lf_of(l, e[q]);
+        if (!s)
+            continue;
+        eval_sum(l, s, av, s1);
+        set_u128(s2, ev[e[q]]);
+        if (mpz_cmp(s1, s2) != 0 || mpz_cmp(s1, l->su[s].lo) < 0 || mpz_cmp(s1, l->su[s].hi) > 0) {
+            rc = 1;
+            *bad = e[q];
+        }
+    }
+    for (uint32_t i = 0; i <= l->nat; i++)
+        mpz_clear(av[i]);
+    free(av);
+    mpz_clear(s1);
+    mpz_clear(s2);
+    mpz_clear(s3);
+    return rc;
+}
+
+/* ---- printing ---------------------------------------------------------------------------------------------------- */
+static void lf_put(char *buf, size_t len, size_t *pos, const char *s)
+{
+    size_t n = strlen(s);
+    if (*pos + n + 4 >= len) {
+        if (*pos + 4 < len) {
+            memcpy(buf + *pos, "...", 4);
+            *pos += 3;
+        }
+        *pos = len;
+        return;
+    }
+    memcpy(buf + *pos, s, n + 1);
+    *pos += n;
+}
+
+static void print_sum(const lf_ctx *l, lf_id s, char *buf, size_t len, size_t *pos, int depth);
+
+static void print_atom(const lf_ctx *l, uint32_t a, char *buf, size_t len, size_t *pos, int depth)
+{
+    static const char *const nm[] = { "x", "lo", "hi", "fl", "and", "or", "xor", "eqz", "sel", "sign" };
+    const lf_atom *t = &l->at[a];
+    char tmp[64];
+    if (t->kind == LA_INPUT) {
+        snprintf(tmp, sizeof tmp, "x%u_%u", (unsigned)(t->k >> 32), (unsigned)t->k);
+        lf_put(buf, len, pos, tmp);
+        return;
+    }
+    if (depth > 6) {
+        snprintf(tmp, sizeof tmp, "@%u", a);
+        lf_put(buf, len, pos, tmp);
+        return;
+    }
+    snprintf(tmp, sizeof tmp, "%s%s", nm[t->kind], t->kind == LA_FLOOR ? "" : "(");
+    if (t->kind == LA_FLOOR)
+        snprintf(tmp, sizeof tmp, "fl%u(", (unsigned)t->k);
+    lf_put(buf, len, pos, tmp);
+    for (unsigned i = 0; i < t->na; i++) {
+        if (i)
+            lf_put(buf, len, pos, ", ");
+        print_sum(l, t->a[i], buf, len, pos, depth + 1);
+    }
+    lf_put(buf, len, pos, ")");
+}
+
+static void print_sum(const lf_ctx *l, lf_id s, char *buf, size_t len, size_t *pos, int depth)
+{
+    const lf_sum *S = &l->su[s];
+    bool first = true;
+    if (S->n != 1 || mpz_sgn(S->k) || mpz_cmp_ui(l->tcoef[S->first], 1))
+        lf_put(buf, len, pos, "[");
+    for (uint32_t i = 0; i < S->n; i++) {
+        const mpz_t *c = &l->tcoef[S->first + i];
+        if (mpz_cmp_ui(*c, 1) != 0) {
+            char *cs = mpz_get_str(NULL, 16, *c);
+            lf_put(buf, len, pos, first ? "" : " ");
+            lf_put(buf, len, pos, cs);
+            lf_put(buf, len, pos, "*");
+            free(cs);
+        } else if (!first)
+            lf_put(buf, len, pos, " + ");
+        print_atom(l, l->tatom[S->first + i], buf, len, pos, depth);
+        first = false;
+    }
+    if (mpz_sgn(S->k)) {
+        char *cs = mpz_get_str(NULL, 16, S->k);
+        lf_put(buf, len, pos, " #");
+        lf_put(buf, len, pos, cs);
+        free(cs);
+    }
+    if (S->n != 1 || mpz_sgn(S->k) || mpz_cmp_ui(l->tcoef[S->first], 1))
+        lf_put(buf, len, pos, "]");
+}
+
+void lf_print(const lf_ctx *l, lf_id s, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    buf[0] = 0;
+    size_t pos = 0;
+    if (s && s <= l->nsu)
+        print_sum(l, s, buf, len, &pos, 0);
+    buf[len - 1] = 0;
+}
+
+/* lf_diff — the terms in which sums a and b differ; where exactly one atom differs on each side and both are of
+ * one kind, it descends into the first differing operand pair (a debugging aid). */
+void lf_diff(const lf_ctx *l, lf_id a, lf_id b, char *buf, size_t len)
+{
+    size_t pos = 0;
+    buf[0] = 0;
+    for (int depth = 0; depth < 40; depth++) {
+        const lf_sum *A = &l->su[a], *B = &l->su[b];
+        uint32_t onlya[64], onlyb[64], na = 0, nb = 0;
+        uint32_t i = 0, j = 0;
+        while (i < A->n || j < B->n) {
+            uint32_t ta = i < A->n ? l->tatom[A->first + i] : UINT32_MAX;
+            uint32_t tb = j < B->n ? l->tatom[B->first + j] : UINT32_MAX;
+            if (ta == tb) {
+                if (mpz_cmp(l->tcoef[A->first + i], l->tcoef[B->first + j]) != 0) {
+                    if (na < 64) onlya[na++] = A->first + i;
+                    if (nb < 64) onlyb[nb++] = B->first + j;
+                }
+                i++, j++;
+            } else if (ta < tb) {
+                if (na < 64) onlya[na++] = A->first + i;
+                i++;
+            } else {
+                if (nb < 64) onlyb[nb++] = B->first + j;
+                j++;
+            }
+        }
+        char tmp[96];
+        char *ka = mpz_get_str(NULL, 16, A->k), *kb = mpz_get_str(NULL, 16, B->k);
+        snprintf(tmp, sizeof tmp, "\n-- depth %d: A %u terms #%s, B %u terms #%s", depth, A->n, ka, B->n, kb);
+        free(ka);
+        free(kb);
+        lf_put(buf, len, &pos, tmp);
+        if (na == 1 && nb == 1 && l->tatom[onlya[0]] != l->tatom[onlyb[0]] &&
+            mpz_cmp(l->tcoef[onlya[0]], l->tcoef[onlyb[0]]) == 0) {
+            const lf_atom *x = &l->at[l->tatom[onlya[0]]], *y = &l->at[l->tatom[onlyb[0]]];
+            if (x->kind == y->kind && x->k == y->k && x->na == y->na) {
+                unsigned q = 0;
+                while (q < x->na && x->a[q] == y->a[q])
+                    q++;
+                if (q < x->na) {
+                    snprintf(tmp, sizeof tmp, " -> atom kind %u k %u operand %u", x->kind, (unsigned)x->k, q);
+                    lf_put(buf, len, &pos, tmp);
+                    a = x->a[q];
+                    b = y->a[q];
+                    continue;
+                }
+            }
+        }
+        if (na == 1 && nb == 1) { /* show both operand sums, one level */
+            const lf_atom *x = &l->at[l->tatom[onlya[0]]], *y = &l->at[l->tatom[onlyb[0]]];
+            if (x->na == 1 && y->na == 1) {
+                const lf_sum *X = &l->su[x->a[0]], *Y = &l->su[y->a[0]];
+                for (int side = 0; side < 2; side++) {
+                    const lf_sum *Z = side ? Y : X;
+                    char *lo = mpz_get_str(NULL, 10, Z->lo), *hi = mpz_get_str(NULL, 10, Z->hi);
+                    snprintf(tmp, sizeof tmp, "\n  %s operand [%s .. %s]:", side ? "B" : "A", lo, hi);
+                    free(lo);
+                    free(hi);
+                    lf_put(buf, len, &pos, tmp);
+                    const lf_sum *O = side ? X : Z == X ? Y : X;
+                    for (uint32_t q = 0; q < Z->n; q++) {
+                        bool common = false;
+                        for (uint32_t w = 0; w < O->n && !common; w++)
+                            common = l->tatom[O->first + w] == l->tatom[Z->first + q] &&
+                                     !mpz_cmp(l->tcoef[O->first + w], l->tcoef[Z->first + q]);
+                        if (common)
+                            continue;
+                        const lf_atom *u = &l->at[l->tatom[Z->first + q]];
+                        char *cs = mpz_get_str(NULL, 16, l->tcoef[Z->first + q]);
+                        char *ul = mpz_get_str(NULL, 10, u->lo), *uh = mpz_get_str(NULL, 16, u->hi);
+                        snprintf(tmp, sizeof tmp, "\n     %s * @%u kind %u [%s..%s] ", cs, l->tatom[Z->first + q], u->kind, ul, uh);
+                        free(cs);
+                        free(ul);
+                        free(uh);
+                        lf_put(buf, len, &pos, tmp);
+                        print_atom(l, l->tatom[Z->first + q], buf, len, &pos, 5);
+                    }
+                    char *ks = mpz_get_str(NULL, 16, Z->k);
+                    lf_put(buf, len, &pos, "\n     const ");
+                    lf_put(buf, len, &pos, ks);
+                    free(ks);
+                }
+            }
+        }
+        for (uint32_t q = 0; q < na; q++) {
+            char *cs = mpz_get_str(NULL, 16, l->tcoef[onlya[q]]);
+            lf_put(buf, len, &pos, "\n  A: ");
+            lf_put(buf, len, &pos, cs);
+            free(cs);
+            snprintf(tmp, sizeof tmp, " * @%u ", l->tatom[onlya[q]]);
+            lf_put(buf, len, &pos, tmp);
+            print_atom(l, l->tatom[onlya[q]], buf, len, &pos, 4);
+        }
+        for (uint32_t q = 0; q < nb; q++) {
+            char *cs = mpz_get_str(NULL, 16, l->tcoef[onlyb[q]]);
+            lf_put(buf, len, &pos, "\n  B: ");
+            lf_put(buf, len, &pos, cs);
+            free(cs);
+            snprintf(tmp, sizeof tmp, " * @%u ", l->tatom[onlyb[q]]);
+            lf_put(buf, len, &pos, tmp);
+            print_atom(l, l->tatom[onlyb[q]], buf, len, &pos, 4);
+        }
+        break;
+    }
+    if (len)
+        buf[len - 1] = 0;
+}

@@ -1,0 +1,50 @@
+/* lf.h — the checker's second normal form (issue 5): every value as an exact integer linear combination of atoms,
+ * with every reduction mod 2^w written out as a floor.
+ *
+ * Why: expr.h's sums are taken mod 2^w and may only absorb a sum of another width when interval bounds prove that
+ * it does not wrap. Compilers regroup multi-word sums (a carry taken from a partial sum, two carries added later,
+ * the high word of m * (2^32 - 1) computed as (m >> 32) - borrow((m << 32) mod 2^64 < m)); the regrouped forms are
+ * equal only as integers, jointly with their carries. Here nothing is reduced implicitly:
+ *     x mod 2^w      = x - 2^w * floor(x / 2^w)
+ *     x >> k         = floor(x / 2^k)
+ *     a < b          = -floor((a - b) / 2^w)           (0 <= a < 2^w, 0 <= b < 2^w, from the bounds)
+ *     a * b          = 2^64 * mulhi(a, b) + mullo(a, b)  (mullo = a*b mod 2^64, mulhi = floor(a*b / 2^64))
+ * and a floor is kept canonical by exact integer identities:
+ *     floor((2^k q t + S) / 2^k) = q t + floor(S / 2^k)  (each coefficient and the constant reduced into [0, 2^k))
+ *     floor((2^g S) / 2^k)       = floor(S / 2^(k-g))    (the common power of two)
+ *     floor(floor(T / 2^j) / 2^k) = floor(T / 2^(j+k))
+ *     floor(S / 2^k)             = 0                     (0 <= S < 2^k by interval bounds of the atoms)
+ * Atoms: input limbs, mullo, mulhi, floor(S / 2^k) of a canonical sum S >= 0, and (uninterpreted) and, or, xor,
+ * == 0, select. Coefficients and bounds are GMP integers, so nothing overflows. Two values with the same lf id are
+ * equal for every input within the declared bounds; different ids decide nothing.
+ *
+ * Sources: the identities above are elementary (floor division by powers of two); the splitting of products into
+ * 64-bit halves mirrors mulx. */
+#ifndef ECOPT_CHECK_LF_H
+#define ECOPT_CHECK_LF_H
+
+#include <stdint.h>
+
+#include "check/expr.h"
+
+typedef uint32_t lf_id; /* a canonical sum; 0 = none (a value the form cannot express, or out of memory) */
+typedef struct lf_ctx lf_ctx;
+
+/* lf_new — a context translating the expressions of x (which must outlive it). NULL when memory runs out. */
+lf_ctx *lf_new(const ex_ctx *x);
+void lf_free(lf_ctx *l);
+/* lf_of — the canonical form of expression e (memoised). 0 when e depends on an unknown value, or memory ran out. */
+lf_id lf_of(lf_ctx *l, ex_id e);
+/* lf_check_eval — evaluates the canonical forms of the given expressions for the inputs in[arr][limb] and compares
+ * each with ex_eval's value (ev, from ex_eval_all), and every atom's and each given sum's value with its bounds: a
+ * self-test of the translation. 0 all hold, 1 one fails (*bad = the expression's id, 0 for an atom out of its
+ * bounds), -1 out of memory. */
+int lf_check_eval(lf_ctx *l, const ex_id *e, uint32_t n, const uint64_t *const *in, const ir_u128 *ev, ex_id *bad);
+/* lf_print — a short text form of s (truncated with "..."); lf_diff — the terms in which sums a and b differ,
+ * one per line (a debugging aid for `ecopt check`'s explanations). */
+void lf_print(const lf_ctx *l, lf_id s, char *buf, size_t len);
+void lf_diff(const lf_ctx *l, lf_id a, lf_id b, char *buf, size_t len);
+/* lf_count — atoms and sums made so far (statistics). */
+uint32_t lf_count(const lf_ctx *l);
+
+#endif
