@@ -70,10 +70,15 @@ void ecopt_fe_invert_divsteps(ecopt_fe *h, const ecopt_fe *f) {
 }
 #endif
 
-/* The faster of the two for this backend (measured by bench/bench_invert.c; the backend's .c defines
- * ECOPT_FE_INVERT_DIVSTEPS before including this file to choose divsteps). */
+/* The faster of the two for each backend, measured side by side by bench/bench_invert (median TSC ticks, pinned,
+ * gcc 12 -O2, 2026-11-30): divsteps on all three, adx 3977 vs Fermat 5650, u64 4033 vs 5293, u32 4187 vs 18189. */
+#if defined(__SIZEOF_INT128__) && \
+    (defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_u64) || defined(ECOPT_FE_BACKEND_u32))
+#define FE_INVERT_DIVSTEPS 1
+#endif
+
 void ecopt_fe_invert(ecopt_fe *h, const ecopt_fe *f) {
-#if defined(ECOPT_FE_INVERT_DIVSTEPS) && defined(__SIZEOF_INT128__)
+#if defined(FE_INVERT_DIVSTEPS)
     ecopt_fe_invert_divsteps(h, f);
 #else
     ecopt_fe_invert_fermat(h, f);
