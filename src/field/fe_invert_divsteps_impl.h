@@ -48,37 +48,36 @@
 
 typedef __int128 fe_inv_i128;
 
-/* 59 divsteps on the low 64 bits f0 (odd), g0; returns the new delta2 and the scaled matrix t = {u, v, q, r}. */
+/* 59 divsteps on the low 64 bits f0 (odd), g0; returns the new delta2 and the scaled matrix t = {u, v, q, r}.
+ * One step with masks (all ones or 0): P = (delta2 > 0), odd = (g odd), sw = P & odd (the swap branch).
+ *   g += (P ? -f : f) & odd          g - f in the swap branch, g + f in the other odd one, g when g is even
+ *   f += g & sw                      in the swap branch the new f is the old g = f + (g - f)
+ *   delta2 = (sw ? -delta2 : delta2) + 2;  g /= 2
+ * and the rows (u, v) of f and (q, r) of g follow f and g, the f row doubled instead of g halved. The negation
+ * by P is computed before odd is known, so g's chain per step is: low bit, mask, and, add, shift. */
 static int64_t fe_inv_divsteps_59(int64_t delta2, uint64_t f0, uint64_t g0, int64_t t[4]) {
     /* Unsigned arithmetic (wrapping mod 2^64): the values fit int64_t by the row-sum bound above. */
     uint64_t u = 8, v = 0, q = 0, r = 8, d = (uint64_t)delta2;
     for (int i = 0; i < FE_INV_STEPS; i++) {
-        uint64_t odd = ecopt_ct_mask(g0 & 1);
         /* delta2 > 0 exactly when -delta2 has its top bit set (|delta2| < 2^11, never INT64_MIN). */
-        uint64_t sw = odd & ecopt_ct_mask(((uint64_t)0 - d) >> 63);
-        /* The swap branch as swap-and-negate followed by the add branch: (f, g) <- (g, -f), then g + f. */
-        uint64_t x = (f0 ^ g0) & sw;
-        f0 ^= x;
-        g0 ^= x;
-        g0 = (g0 ^ sw) - sw;
-        x = (u ^ q) & sw;
-        u ^= x;
-        q ^= x;
-        q = (q ^ sw) - sw;
-        x = (v ^ r) & sw;
-        v ^= x;
-        r ^= x;
-        r = (r ^ sw) - sw;
-        d = (d ^ sw) - sw;
-        /* g odd (always so after a swap: g = -f): g += f, and the matrix row with it. */
-        g0 += f0 & odd;
-        q += u & odd;
-        r += v & odd;
-        /* g / 2 (its low bits, exact in the steps that remain), the f row doubled: both rows over 2^(i+1). */
+        uint64_t pos = ecopt_ct_mask(((uint64_t)0 - d) >> 63);
+        uint64_t nf = (f0 ^ pos) - pos, nu = (u ^ pos) - pos, nv = (v ^ pos) - pos;
+        uint64_t odd = ecopt_ct_mask(g0 & 1);
+        uint64_t sw = odd & pos;
+        g0 += nf & odd;
+        q += nu & odd;
+        r += nv & odd;
+        f0 += g0 & sw;
+        u += q & sw;
+        v += r & sw;
+        d = ((d ^ sw) - sw) + 2;
         g0 >>= 1;
-        u <<= 1;
-        v <<= 1;
-        d += 2;
+        /* clang 14 (2026-11-30) vectorizes the pairs (u, v) and (q, r) into SSE registers, which puts moves between
+         * register files on every step's chain (2.7x slower); the barriers keep them in general registers. */
+        u = ecopt_ct_barrier(u << 1);
+        v = ecopt_ct_barrier(v << 1);
+        q = ecopt_ct_barrier(q);
+        r = ecopt_ct_barrier(r);
     }
     t[0] = (int64_t)u;
     t[1] = (int64_t)v;
