@@ -1,6 +1,7 @@
 /* bench_invert.c — `bench_invert`: inversion mod 2^255 - 19 by Fermat (ecopt_fe_invert_fermat) against
- * Bernstein-Yang divsteps (ecopt_fe_invert_divsteps) on every compiled backend, plus pow22523 and X25519 per backend
- * for scale. Not a test (speed is never asserted); it says which inversion fe_common_impl.h should choose.
+ * Bernstein-Yang divsteps (ecopt_fe_invert_divsteps) on every compiled backend, plus pow22523, X25519 and X25519 base
+ * per backend for scale (each X25519 does one ecopt_fe_invert). Not a test (speed is never asserted); it says which
+ * inversion fe_common_impl.h should choose.
  *
  * Method (as bench.c): pinned to one CPU; ROUNDS rounds, in each every entry runs one batch of BATCH dependent calls
  * (x <- 1/x) in a freshly shuffled order; a sample is the batch's rdtsc ticks / BATCH; the report is the median.
@@ -18,13 +19,14 @@
 #include "bench_invert.h"
 #include "ecopt/ecopt.h"
 
-#define MAXE 16
+#define MAXE 20
 #define MAXROUNDS 1001
 
 typedef struct entry {
     char name[48];
     void (*fn)(int n);         /* field entries */
     const ecopt_backend *be;   /* x25519 entries */
+    int base;                  /* x25519_base instead of x25519 */
 } entry;
 
 static uint8_t scalar[32], point[32];
@@ -48,7 +50,8 @@ static void run(const entry *e, int batch) {
     } else {
         uint8_t out[32];
         for (int c = 0; c < batch; c++) {
-            (void)e->be->x25519(out, scalar, point);
+            if (e->base) e->be->x25519_base(out, scalar);
+            else (void)e->be->x25519(out, scalar, point);
             sink ^= out[0];
             scalar[0] ^= out[1]; /* dependent, as the field chains */
         }
@@ -96,9 +99,9 @@ int main(int argc, char **argv) {
 #define ADD_BE(be)                                                                                                  \
     if (bench_inv_available_##be()) {                                                                               \
         bench_inv_setup_##be(a);                                                                                    \
-        es[n++] = (entry){"invert fermat " #be, bench_inv_fermat_##be, NULL};                                       \
-        es[n++] = (entry){"invert divsteps " #be, bench_inv_divsteps_##be, NULL};                                   \
-        es[n++] = (entry){"pow22523 (sqrt chain) " #be, bench_inv_sqrt_##be, NULL};                                 \
+        es[n++] = (entry){"invert fermat " #be, bench_inv_fermat_##be, NULL, 0};                                       \
+        es[n++] = (entry){"invert divsteps " #be, bench_inv_divsteps_##be, NULL, 0};                                   \
+        es[n++] = (entry){"pow22523 (sqrt chain) " #be, bench_inv_sqrt_##be, NULL, 0};                                 \
     }
 #ifdef BENCH_HAVE_adx
     ADD_BE(adx)
@@ -111,12 +114,15 @@ int main(int argc, char **argv) {
 #endif
     size_t nbe;
     const ecopt_backend *const *bes = ecopt_backend_all(&nbe);
-    for (size_t b = 0; b < nbe && n < MAXE; b++)
+    for (size_t b = 0; b < nbe && n + 1 < MAXE; b++)
         if (bes[b]->available()) {
-            snprintf(es[n].name, sizeof es[n].name, "x25519 %s", bes[b]->name);
-            es[n].fn = NULL;
-            es[n].be = bes[b];
-            n++;
+            for (int base = 0; base < 2; base++) {
+                snprintf(es[n].name, sizeof es[n].name, "x25519%s %s", base ? "_base" : "", bes[b]->name);
+                es[n].fn = NULL;
+                es[n].be = bes[b];
+                es[n].base = base;
+                n++;
+            }
         }
 
     static double samples[MAXE][MAXROUNDS];
