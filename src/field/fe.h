@@ -36,6 +36,8 @@
 #define ecopt_fe_cswap ECOPT_BE(ecopt_fe_cswap)
 #define ecopt_fe_or_masked ECOPT_BE(ecopt_fe_or_masked)
 #define ecopt_fe_invert ECOPT_BE(ecopt_fe_invert)
+#define ecopt_fe_invert_fermat ECOPT_BE(ecopt_fe_invert_fermat)
+#define ecopt_fe_invert_divsteps ECOPT_BE(ecopt_fe_invert_divsteps)
 #define ecopt_fe_pow22523 ECOPT_BE(ecopt_fe_pow22523)
 #define ecopt_fe_is_negative ECOPT_BE(ecopt_fe_is_negative)
 #define ecopt_fe_is_zero ECOPT_BE(ecopt_fe_is_zero)
@@ -114,11 +116,27 @@ void ecopt_fe_mul_small(ecopt_fe *h, const ecopt_fe *f, uint32_t c);
 /* ecopt_fe_cswap — if bit, swap f and g; bit exactly 0 or 1 (secret). */
 /* (backend header) */
 
-/* ecopt_fe_invert — h = f^(p-2) mod p (= 1/f, and 0 for f = 0): Fermat, addition chain of 254 squarings and
- * 11 multiplications. Bounds: in loose; out tight. Source: the chain of Bernstein, "Curve25519" (2006), sec. 5. */
+/* ecopt_fe_invert — h = 1/f mod p, and 0 for f = 0: whichever of the two below is faster on this backend
+ * (fe_common_impl.h says which; bench/bench_invert.c measures both). Bounds: in loose; out tight. */
 void ecopt_fe_invert(ecopt_fe *h, const ecopt_fe *f);
 
+/* ecopt_fe_invert_fermat — h = f^(p-2) mod p (= 1/f, and 0 for f = 0): Fermat, addition chain of 254 squarings
+ * and 11 multiplications. 254 squarings is the least any chain for p - 2 = 2^255 - 21 can use, and by Schoenhage's
+ * bound l(n) >= log2 n + log2 v(n) - 2.13 (v = 253 one bits) no chain is shorter than 261 steps, so at most 4
+ * multiplications could be saved; addchain's search (M. McLoughlin, github.com/mmcloughlin/addchain, doc/gen.md)
+ * finds 254 + 12. Bounds: in loose; out tight. Source: the chain of Bernstein, "Curve25519" (2006), sec. 5. */
+void ecopt_fe_invert_fermat(ecopt_fe *h, const ecopt_fe *f);
+
+/* ecopt_fe_invert_divsteps — h = 1/f mod p, and 0 for f = 0: Bernstein-Yang divsteps (590 half-delta divsteps in
+ * 10 batches of 59, signed 62-bit limbs) on f's canonical encoding; fe_invert_divsteps_impl.h has the argument.
+ * Bounds: in loose; out tight. Time: constant. Built where the compiler has unsigned __int128.
+ * Source: Bernstein, Yang, "Fast constant-time gcd computation and modular inversion", TCHES 2019; the 590 bound:
+ * P. Wuille, safegcd-bounds (Coq proof hddivsteps590). */
+void ecopt_fe_invert_divsteps(ecopt_fe *h, const ecopt_fe *f);
+
 /* ecopt_fe_pow22523 — h = f^((p-5)/8) = f^(2^252-3) mod p, for square roots (RFC 8032 section 5.1.3).
+ * Addition chain: the inversion chain's first 249 squarings and 10 multiplications, then 2 squarings and 1
+ * multiplication (251 + 11 = 262 steps; Schoenhage's bound, v(2^252-3) = 251 one bits, is 258).
  * Bounds: in loose; out tight. */
 void ecopt_fe_pow22523(ecopt_fe *h, const ecopt_fe *f);
 

@@ -52,11 +52,38 @@ static void fe_pow_2_250_1(ecopt_fe *z_2_250_1, ecopt_fe *z11, const ecopt_fe *z
     ecopt_fe_mul(z_2_250_1, &t, &z_50); /* 2^250 - 1 */
 }
 
-void ecopt_fe_invert(ecopt_fe *h, const ecopt_fe *f) {
+void ecopt_fe_invert_fermat(ecopt_fe *h, const ecopt_fe *f) {
     ecopt_fe t, z11;
     fe_pow_2_250_1(&t, &z11, f);
     ecopt_fe_sq_n(&t, &t, 5);  /* 2^255 - 2^5 */
     ecopt_fe_mul(h, &t, &z11); /* 2^255 - 21 = p - 2 */
+}
+
+#if defined(__SIZEOF_INT128__)
+#include "field/fe_invert_divsteps_impl.h"
+
+void ecopt_fe_invert_divsteps(ecopt_fe *h, const ecopt_fe *f) {
+    uint8_t s[32];
+    ecopt_fe_tobytes(s, f); /* canonical: x < p, as the iteration bound needs */
+    fe_inv_divsteps_bytes(s, s);
+    ecopt_fe_frombytes(h, s);
+}
+#endif
+
+/* The faster of the two for each backend, measured side by side by bench/bench_invert (median TSC ticks, pinned,
+ * gcc 12 -O2, 2026-11-30): divsteps on all three, adx 3435 vs Fermat 5862, u64 3439 vs 5503, u32 3645 vs 18991.
+ * Building with -DECOPT_FE_INVERT_FORCE_FERMAT keeps Fermat everywhere, to measure the effect on whole operations. */
+#if defined(__SIZEOF_INT128__) && !defined(ECOPT_FE_INVERT_FORCE_FERMAT) && \
+    (defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_u64) || defined(ECOPT_FE_BACKEND_u32))
+#define FE_INVERT_DIVSTEPS 1
+#endif
+
+void ecopt_fe_invert(ecopt_fe *h, const ecopt_fe *f) {
+#if defined(FE_INVERT_DIVSTEPS)
+    ecopt_fe_invert_divsteps(h, f);
+#else
+    ecopt_fe_invert_fermat(h, f);
+#endif
 }
 
 void ecopt_fe_pow22523(ecopt_fe *h, const ecopt_fe *f) {
