@@ -16,6 +16,8 @@ typedef struct {
     uint64_t k;    /* INPUT: arr << 32 | limb; FLOOR: the shift */
     mpz_t lo, hi;
     uint32_t hash;
+    uint64_t sh; /* structural hash: from kinds, coefficients and operands' structural hashes, never from ids, so
+                    the same value built in another order gets the same one (used for choices, not for identity) */
 } lf_atom;
 
 typedef struct {
@@ -23,6 +25,7 @@ typedef struct {
     mpz_t k;           /* constant term */
     mpz_t lo, hi;      /* value bounds (inclusive) */
     uint32_t hash;
+    uint64_t sh;       /* structural hash (see lf_atom) */
 } lf_sum;
 
 struct lf_ctx {
@@ -124,6 +127,22 @@ static uint32_t mix(uint32_t h, uint64_t v)
     z ^= z >> 29;
     z *= 0xbf58476d1ce4e5b9ull;
     return (uint32_t)(z ^ (z >> 32));
+}
+
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+    uint64_t z = (h ^ v) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+    z ^= z >> 31;
+    z *= 0xbf58476d1ce4e5b9ull;
+    return z ^ (z >> 29);
+}
+
+static uint64_t mpz_sh(const mpz_t v)
+{
+    uint64_t h = mix64((uint64_t)(mpz_sgn(v) + 1), mpz_size(v));
+    for (size_t i = 0; i < mpz_size(v); i++)
+        h = mix64(h, mpz_getlimbn(v, (mp_size_t)i));
+    return h;
 }
 
 static uint32_t mpz_hash(uint32_t h, const mpz_t v)
@@ -275,6 +294,9 @@ static lf_id b_finish(lf_ctx *l, bld *b)
     mpz_init_set(s->k, b->k);
     mpz_init(s->lo);
     mpz_init(s->hi);
+    s->sh = mpz_sh(b->k);
+    for (uint32_t q = 0; q < n; q++) /* order-free: a sum of the terms' mixes */
+        s->sh += mix64(l->at[l->tatom[first + q]].sh, mpz_sh(l->tcoef[first + q]));
     sum_bounds(l, l->tatom + first, l->tcoef + first, n, b->k, s->lo, s->hi);
     l->nt += n;
     uint32_t i = h & (l->capht_su - 1);
@@ -368,6 +390,18 @@ static uint32_t atom(lf_ctx *l, unsigned kind, const uint32_t *a, unsigned na, u
         memcpy(t->a, a, na * sizeof *a);
     t->k = k;
     t->hash = h;
+    {
+        uint64_t sa[3] = { 0, 0, 0 };
+        for (unsigned i = 0; i < na; i++)
+            sa[i] = l->su[a[i]].sh;
+        if (kind != LA_SELECT && na == 2 && sa[0] > sa[1]) { /* commutative: operand order by id is not structural */
+            uint64_t x = sa[0];
+            sa[0] = sa[1];
+            sa[1] = x;
+        }
+        t->sh = mix64(mix64(kind + 1, kind == LA_INPUT || kind == LA_FLOOR ? k : 0), sa[0]);
+        t->sh = mix64(mix64(t->sh, sa[1]), sa[2]);
+    }
     mpz_init_set(t->lo, lo);
     mpz_init_set(t->hi, hi);
     if (kind != LA_FLOOR && kind != LA_SIGN && mpz_sgn(t->lo) < 0)
@@ -519,9 +553,11 @@ static lf_id lf_floor(lf_ctx *l, lf_id s, unsigned k)
         { /* a carry inside: floor((A + floor(B / 2^j)) / 2^k) = floor((2^j A + B) / 2^(j+k)) */
             uint32_t pick = UINT32_MAX;
             /* (a sign atom -[B < 0] is floor(B / 2^j) for the least j with B in [-2^j, 2^j)) */
-            for (uint32_t i = 0; i < is->n && pick == UINT32_MAX; i++) {
-                unsigned kind = l->at[l->tatom[is->first + i]].kind;
-                if ((kind == LA_FLOOR || kind == LA_SIGN) && mpz_cmp_ui(l->tcoef[is->first + i], 1) == 0)
+            /* several: the one of largest structural hash, so that the choice does not depend on creation order */
+            for (uint32_t i = 0; i < is->n; i++) {
+                const lf_atom *c = &l->at[l->tatom[is->first + i]];
+                if ((c->kind == LA_FLOOR || c->kind == LA_SIGN) && mpz_cmp_ui(l->tcoef[is->first + i], 1) == 0 &&
+                    (pick == UINT32_MAX || c->sh > l->at[l->tatom[is->first + pick]].sh))
                     pick = i;
             }
             const lf_atom *t = pick != UINT32_MAX ? &l->at[l->tatom[is->first + pick]] : NULL;
