@@ -17,6 +17,9 @@ static const ecopt_backend *const backends[] = {
 #if defined(ECOPT_HAVE_BACKEND_adx)
     &ecopt_backend_adx,
 #endif
+#if defined(ECOPT_HAVE_BACKEND_adx4)
+    &ecopt_backend_adx4,
+#endif
     &ecopt_backend_u64,
     &ecopt_backend_u32,
 };
