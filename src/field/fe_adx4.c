@@ -32,42 +32,29 @@ void ecopt_fe_frombytes(ecopt_fe *h, const uint8_t s[32]) {
 
 /* t = t mod 2^255 + 19 * (bit 255 of t) (2^255 = 19 mod p). Below 2^255 + 19 afterwards, since limb 3 is cleared
  * to 63 bits before the addition and the carry into it is at most 1. */
-static inline void fold255(uint64_t t[4]) {
+static inline void fold255(unsigned long long t[4]) {
     uint64_t top = t[3] >> 63;
     t[3] &= LOW63;
-    u128 c = (u128)t[0] + 19 * top;
-    t[0] = (uint64_t)c;
-    c = (c >> 64) + t[1];
-    t[1] = (uint64_t)c;
-    c = (c >> 64) + t[2];
-    t[2] = (uint64_t)c;
-    t[3] += (uint64_t)(c >> 64);
+    unsigned char c = _addcarry_u64(0, t[0], 19 * top, &t[0]);
+    c = _addcarry_u64(c, t[1], 0, &t[1]);
+    c = _addcarry_u64(c, t[2], 0, &t[2]);
+    t[3] += c;
 }
 
 void ecopt_fe_tobytes(uint8_t s[32], const ecopt_fe *f) {
-    uint64_t t[4] = {f->v[0], f->v[1], f->v[2], f->v[3]};
+    unsigned long long t[4] = {f->v[0], f->v[1], f->v[2], f->v[3]}, u[4];
     /* After one fold t < 2^255 + 19; a second fold finds bit 255 set only if t was in [2^255, 2^255 + 19), and
      * then leaves t < 38. Either way t < 2^255 now. */
     fold255(t);
     fold255(t);
-    /* q = 1 exactly when t >= p, i.e. when t + 19 reaches 2^255 (t + 19 < 2^255 + 19 never reaches 2^256). */
-    u128 c = (u128)t[0] + 19;
-    c = (c >> 64) + t[1];
-    c = (c >> 64) + t[2];
-    c = (c >> 64) + t[3];
-    uint64_t q = (uint64_t)c >> 63;
-    /* t - p = t + 19 - 2^255: add 19q and drop bit 255. */
-    c = (u128)t[0] + 19 * q;
-    t[0] = (uint64_t)c;
-    c = (c >> 64) + t[1];
-    t[1] = (uint64_t)c;
-    c = (c >> 64) + t[2];
-    t[2] = (uint64_t)c;
-    t[3] = (t[3] + (uint64_t)(c >> 64)) & LOW63;
-    ecopt_store64_le(s, t[0]);
-    ecopt_store64_le(s + 8, t[1]);
-    ecopt_store64_le(s + 16, t[2]);
-    ecopt_store64_le(s + 24, t[3]);
+    /* u = t + 19 < 2^255 + 19: bit 255 of u is set exactly when t >= p, and then u mod 2^255 = t - p. */
+    unsigned char c = _addcarry_u64(0, t[0], 19, &u[0]);
+    c = _addcarry_u64(c, t[1], 0, &u[1]);
+    c = _addcarry_u64(c, t[2], 0, &u[2]);
+    u[3] = t[3] + c;
+    uint64_t m = 0 - (u[3] >> 63); /* all ones when t >= p */
+    u[3] &= LOW63;
+    for (int i = 0; i < 4; i++) ecopt_store64_le(s + 8 * i, (u[i] & m) | (t[i] & ~m));
 }
 
 void ecopt_fe_neg(ecopt_fe *h, const ecopt_fe *f) {
@@ -94,25 +81,17 @@ void ecopt_fe_sq_n(ecopt_fe *h, const ecopt_fe *f, unsigned n) {
 void ecopt_fe_mul_small(ecopt_fe *h, const ecopt_fe *f, uint32_t c) {
     /* f c < 2^276: four limbs and a fifth r4 < 2^20. r4 2^256 = 38 r4 mod p, and 38 r4 < 2^26; a carry out of
      * limb 3 after adding it leaves a value below 2^26, so adding 38 for it to limb 0 cannot carry. */
-    u128 t = (u128)f->v[0] * c;
-    uint64_t r0 = (uint64_t)t;
-    t = (t >> 64) + (u128)f->v[1] * c;
-    uint64_t r1 = (uint64_t)t;
-    t = (t >> 64) + (u128)f->v[2] * c;
-    uint64_t r2 = (uint64_t)t;
-    t = (t >> 64) + (u128)f->v[3] * c;
-    uint64_t r3 = (uint64_t)t;
-    uint64_t r4 = (uint64_t)(t >> 64);
-    t = (u128)r0 + 38 * r4;
-    r0 = (uint64_t)t;
-    t = (t >> 64) + r1;
-    r1 = (uint64_t)t;
-    t = (t >> 64) + r2;
-    r2 = (uint64_t)t;
-    t = (t >> 64) + r3;
-    r3 = (uint64_t)t;
-    r0 += 38 * (uint64_t)(t >> 64);
-    h->v[0] = r0;
+    u128 p0 = (u128)f->v[0] * c, p1 = (u128)f->v[1] * c, p2 = (u128)f->v[2] * c, p3 = (u128)f->v[3] * c;
+    unsigned long long r0 = (uint64_t)p0, r1, r2, r3, r4;
+    unsigned char k = _addcarry_u64(0, (uint64_t)p1, (uint64_t)(p0 >> 64), &r1);
+    k = _addcarry_u64(k, (uint64_t)p2, (uint64_t)(p1 >> 64), &r2);
+    k = _addcarry_u64(k, (uint64_t)p3, (uint64_t)(p2 >> 64), &r3);
+    r4 = (uint64_t)(p3 >> 64) + k;
+    k = _addcarry_u64(0, r0, 38 * r4, &r0);
+    k = _addcarry_u64(k, r1, 0, &r1);
+    k = _addcarry_u64(k, r2, 0, &r2);
+    k = _addcarry_u64(k, r3, 0, &r3);
+    h->v[0] = r0 + ((0 - (uint64_t)k) & 38);
     h->v[1] = r1;
     h->v[2] = r2;
     h->v[3] = r3;

@@ -22,6 +22,7 @@
 #ifndef ECOPT_FIELD_FE_ADX4_H
 #define ECOPT_FIELD_FE_ADX4_H
 
+#include <immintrin.h>
 #include <stdint.h>
 
 #include "ct.h"
@@ -49,31 +50,23 @@ static inline void ecopt_fe_copy(ecopt_fe *h, const ecopt_fe *f) {
     for (int i = 0; i < 4; i++) h->v[i] = f->v[i];
 }
 
+/* Carry and borrow chains use the compiler's _addcarry_u64 and _subborrow_u64 (<immintrin.h>; plain ADC and SBB,
+ * no ADX needed): gcc spills unsigned __int128 carry chains to the stack. */
+
 /* h = f + g mod p, below 2^256. The 257-bit sum s = r + 2^256 c (c the carry) is r + 38 c mod p; adding 38 c can
  * carry out again (c2) only when r > 2^256 - 39, and then the new value is below 38, so adding 38 c2 to limb 0
- * cannot carry. Time: constant (c, c2 enter only arithmetic). */
+ * cannot carry. Time: constant (c, c2 enter only masks and arithmetic). */
 static inline void ecopt_fe_add(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
-    unsigned __int128 t;
-    uint64_t r0, r1, r2, r3;
-    t = (unsigned __int128)f->v[0] + g->v[0];
-    r0 = (uint64_t)t;
-    t = (t >> 64) + f->v[1] + g->v[1];
-    r1 = (uint64_t)t;
-    t = (t >> 64) + f->v[2] + g->v[2];
-    r2 = (uint64_t)t;
-    t = (t >> 64) + f->v[3] + g->v[3];
-    r3 = (uint64_t)t;
-    uint64_t c = (uint64_t)(t >> 64);
-    t = (unsigned __int128)r0 + 38 * c;
-    r0 = (uint64_t)t;
-    t = (t >> 64) + r1;
-    r1 = (uint64_t)t;
-    t = (t >> 64) + r2;
-    r2 = (uint64_t)t;
-    t = (t >> 64) + r3;
-    r3 = (uint64_t)t;
-    r0 += 38 * (uint64_t)(t >> 64);
-    h->v[0] = r0;
+    unsigned long long r0, r1, r2, r3;
+    unsigned char c = _addcarry_u64(0, f->v[0], g->v[0], &r0);
+    c = _addcarry_u64(c, f->v[1], g->v[1], &r1);
+    c = _addcarry_u64(c, f->v[2], g->v[2], &r2);
+    c = _addcarry_u64(c, f->v[3], g->v[3], &r3);
+    c = _addcarry_u64(0, r0, (0 - (uint64_t)c) & 38, &r0);
+    c = _addcarry_u64(c, r1, 0, &r1);
+    c = _addcarry_u64(c, r2, 0, &r2);
+    c = _addcarry_u64(c, r3, 0, &r3);
+    h->v[0] = r0 + ((0 - (uint64_t)c) & 38);
     h->v[1] = r1;
     h->v[2] = r2;
     h->v[3] = r3;
@@ -81,29 +74,19 @@ static inline void ecopt_fe_add(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *
 
 /* h = f - g mod p, below 2^256. f - g = r - 2^256 b (b the borrow, r in [0, 2^256)) = r - 38 b mod p; subtracting
  * 38 b can borrow again (b2) only when r < 38, and then the new value r - 38 + 2^256 has limb 0 at least
- * 2^64 - 37, so subtracting 38 b2 from limb 0 cannot borrow. Time: constant (b, b2 enter only arithmetic). */
+ * 2^64 - 37, so subtracting 38 b2 from limb 0 cannot borrow. Time: constant (b, b2 enter only masks and
+ * arithmetic). */
 static inline void ecopt_fe_sub(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
-    unsigned __int128 t;
-    uint64_t r0, r1, r2, r3;
-    t = (unsigned __int128)f->v[0] - g->v[0];
-    r0 = (uint64_t)t;
-    t = (unsigned __int128)f->v[1] - g->v[1] - (uint64_t)(t >> 127);
-    r1 = (uint64_t)t;
-    t = (unsigned __int128)f->v[2] - g->v[2] - (uint64_t)(t >> 127);
-    r2 = (uint64_t)t;
-    t = (unsigned __int128)f->v[3] - g->v[3] - (uint64_t)(t >> 127);
-    r3 = (uint64_t)t;
-    uint64_t b = (uint64_t)(t >> 127);
-    t = (unsigned __int128)r0 - 38 * b;
-    r0 = (uint64_t)t;
-    t = (unsigned __int128)r1 - (uint64_t)(t >> 127);
-    r1 = (uint64_t)t;
-    t = (unsigned __int128)r2 - (uint64_t)(t >> 127);
-    r2 = (uint64_t)t;
-    t = (unsigned __int128)r3 - (uint64_t)(t >> 127);
-    r3 = (uint64_t)t;
-    r0 -= 38 * (uint64_t)(t >> 127);
-    h->v[0] = r0;
+    unsigned long long r0, r1, r2, r3;
+    unsigned char b = _subborrow_u64(0, f->v[0], g->v[0], &r0);
+    b = _subborrow_u64(b, f->v[1], g->v[1], &r1);
+    b = _subborrow_u64(b, f->v[2], g->v[2], &r2);
+    b = _subborrow_u64(b, f->v[3], g->v[3], &r3);
+    b = _subborrow_u64(0, r0, (0 - (uint64_t)b) & 38, &r0);
+    b = _subborrow_u64(b, r1, 0, &r1);
+    b = _subborrow_u64(b, r2, 0, &r2);
+    b = _subborrow_u64(b, r3, 0, &r3);
+    h->v[0] = r0 - ((0 - (uint64_t)b) & 38);
     h->v[1] = r1;
     h->v[2] = r2;
     h->v[3] = r3;
