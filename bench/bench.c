@@ -313,7 +313,7 @@ int main(int argc, char **argv) {
 #endif
 #if defined(BENCH_HAVE_ADX4)
     if (bench_fe_adx4_available())
-        fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_mul adx4 4x64 (ecopt opt)", bench_fe_adx4_mul, 0};
+        fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_mul adx4 (ecopt opt)", bench_fe_adx4_mul, 0};
 #endif
     size_t sq_base = NFE;
     fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_sq u64 hand-written", bench_fe_u64_sq_handwritten, sq_base};
@@ -325,7 +325,7 @@ int main(int argc, char **argv) {
 #endif
 #if defined(BENCH_HAVE_ADX4)
     if (bench_fe_adx4_available())
-        fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_sq adx4 4x64 (ecopt opt)", bench_fe_adx4_sq, sq_base};
+        fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_sq adx4 (ecopt opt)", bench_fe_adx4_sq, sq_base};
     bench_fe_adx4_setup(scal[0], upt[0]);
 #endif
     double fe_med[8];
