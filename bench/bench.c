@@ -303,13 +303,17 @@ int main(int argc, char **argv) {
         const char *name;
         void (*fn)(int);
         size_t base;
-    } fe_impls[6];
+    } fe_impls[8];
     size_t NFE = 0;
     fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_mul u64 hand-written", bench_fe_u64_mul_handwritten, 0};
     fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_mul u64 generated", bench_fe_u64_mul_generated, 0};
 #if defined(BENCH_HAVE_ADX)
     if (bench_fe_adx_available())
         fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_mul adx (ecopt opt)", bench_fe_adx_mul, 0};
+#endif
+#if defined(BENCH_HAVE_ADX4)
+    if (bench_fe_adx4_available())
+        fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_mul adx4 (ecopt opt)", bench_fe_adx4_mul, 0};
 #endif
     size_t sq_base = NFE;
     fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_sq u64 hand-written", bench_fe_u64_sq_handwritten, sq_base};
@@ -319,7 +323,12 @@ int main(int argc, char **argv) {
         fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_sq adx (ecopt opt)", bench_fe_adx_sq, sq_base};
     bench_fe_adx_setup(scal[0], upt[0]);
 #endif
-    double fe_med[6];
+#if defined(BENCH_HAVE_ADX4)
+    if (bench_fe_adx4_available())
+        fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_sq adx4 (ecopt opt)", bench_fe_adx4_sq, sq_base};
+    bench_fe_adx4_setup(scal[0], upt[0]);
+#endif
+    double fe_med[8];
     bench_fe_u64_setup(scal[0], upt[0]);
     for (size_t k = 0; k < NFE; k++)
         for (int w = 0; w < batch; w++) fe_impls[k].fn(0); /* warm up */

@@ -18,4 +18,10 @@ void bench_fe_adx_setup(const uint8_t a[32], const uint8_t b[32]);
 void bench_fe_adx_mul(int i);
 void bench_fe_adx_sq(int i);
 
+/* bench_fe_adx4.c, built when the adx4 backend is (BENCH_HAVE_ADX4): 4 x 64 limbs. */
+int bench_fe_adx4_available(void);
+void bench_fe_adx4_setup(const uint8_t a[32], const uint8_t b[32]);
+void bench_fe_adx4_mul(int i);
+void bench_fe_adx4_sq(int i);
+
 #endif

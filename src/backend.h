@@ -34,7 +34,7 @@ typedef struct ecopt_backend {
 } ecopt_backend;
 
 /* One per backend, defined in src/proto/ed25519_core.c for each compiled backend (adx on x86-64 only). */
-extern const ecopt_backend ecopt_backend_adx, ecopt_backend_u64, ecopt_backend_u32;
+extern const ecopt_backend ecopt_backend_adx, ecopt_backend_adx4, ecopt_backend_u64, ecopt_backend_u32;
 
 /* ecopt_backend_all — every compiled backend, in order of preference; *n receives the count. For benchmarks and
  * tests that compare backends in one process (check ->available() before use). */

@@ -14,6 +14,9 @@
 
 /* Every compiled backend, in order of preference (fastest first); ECOPT_BACKENDS in CMakeLists.txt. */
 static const ecopt_backend *const backends[] = {
+#if defined(ECOPT_HAVE_BACKEND_adx4)
+    &ecopt_backend_adx4, /* 4 x 64: faster than adx (5 x 51) on every operation here (README, "Backends") */
+#endif
 #if defined(ECOPT_HAVE_BACKEND_adx)
     &ecopt_backend_adx,
 #endif

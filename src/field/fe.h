@@ -55,6 +55,8 @@
 #include "field/fe_u64.h"
 #elif defined(ECOPT_FE_BACKEND_adx)
 #include "field/fe_adx.h"
+#elif defined(ECOPT_FE_BACKEND_adx4)
+#include "field/fe_adx4.h"
 #elif defined(ECOPT_FE_BACKEND_u32)
 #include "field/fe_u32.h"
 #endif

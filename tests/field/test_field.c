@@ -612,6 +612,16 @@ static const unsigned limb_bits[LIMB_N] = {26, 25, 26, 25, 26, 25, 26, 25, 26, 2
 static uint64_t tight_bound(unsigned i) { return ((uint64_t)1 << limb_bits[i]) + ((uint64_t)1 << 14); }
 static uint64_t loose_bound(unsigned i) { return ((uint64_t)1 << (limb_bits[i] + 1)) + ((uint64_t)1 << 15); }
 #define HAVE_LIMBS 1
+#elif defined(ECOPT_FE_BACKEND_adx4)
+/* fe_adx4.h: 4 limbs of radix 2^64; tight = loose = every limb in [0, 2^64). A bound of 0 here stands for 2^64
+ * (val_from_limbs: bound - 1 wraps to 2^64 - 1). */
+#define LIMB_N 4
+typedef uint64_t limb_t;
+static const unsigned limb_off[LIMB_N] = {0, 64, 128, 192};
+static const unsigned limb_bits[LIMB_N] = {64, 64, 64, 64};
+static uint64_t tight_bound(unsigned i) { (void)i; return 0; }
+static uint64_t loose_bound(unsigned i) { (void)i; return 0; }
+#define HAVE_LIMBS 1
 #else
 #define HAVE_LIMBS 0
 #endif
@@ -628,9 +638,9 @@ static void val_from_limbs(val *a, tu_rng *rng, int loose) {
         switch (tu_rng_below(rng, 8)) {
         case 0: case 1: case 2: x = bound - 1; break;
         case 3: x = 0; break;
-        case 4: x = ((uint64_t)1 << limb_bits[i]) - 1; break;
+        case 4: x = limb_bits[i] < 64 ? ((uint64_t)1 << limb_bits[i]) - 1 : ~(uint64_t)0 >> 1; break;
         case 5: x = bound - 1 - tu_rng_below(rng, 1u << 16); break;
-        default: x = tu_rng_below(rng, bound); break;
+        default: x = bound ? tu_rng_below(rng, bound) : tu_rng_u64(rng); break;
         }
         a->f.v[i] = (limb_t)x;
         mpz_set_ui(t, (unsigned long)x);
@@ -715,6 +725,59 @@ static long check_limb_bounds(tu_rng *rng, long iters) {
 }
 #endif
 
+#if defined(ECOPT_FE_BACKEND_adx4)
+/* adx4's add, sub and mul_small fold a carry (or borrow) out of 2^256 as 38 and may need a second fold; these
+ * 256-bit values (limbs set directly, beyond what frombytes makes) put both folds and tobytes' two reductions at
+ * their edges: around 38, p, 2^255, 2p and 2^256. Every pair goes through check_pair, every value through
+ * check_unary and check_loose_pair. */
+static const char *const adx4_edge_hex[] = {
+    "0", "1", "25", "26", "27", "4c", "ffffffffffffffff", "10000000000000000",
+    "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffec", /* p - 1 */
+    "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed", /* p */
+    "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffee", /* p + 1 */
+    "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff", /* 2^255 - 1 */
+    "8000000000000000000000000000000000000000000000000000000000000000", /* 2^255 */
+    "8000000000000000000000000000000000000000000000000000000000000012", /* 2^255 + 18 */
+    "8000000000000000000000000000000000000000000000000000000000000013", /* 2^255 + 19 */
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffd9", /* 2^256 - 39 */
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffda", /* 2^256 - 38 = 2p */
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffdb", /* 2^256 - 37 */
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffec", /* 2^256 - 20 */
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff", /* 2^256 - 1 */
+    "ffffffffffffffff0000000000000000ffffffffffffffff0000000000000000",
+    "1000000000000000000000000000000000000000000000000", /* 2^192 */
+};
+
+static long check_adx4_edges(tu_rng *rng) {
+    size_t n = TU_ARRAY_LEN(adx4_edge_hex);
+    val *e = calloc(n, sizeof *e);
+    long before = n_checks;
+    for (size_t i = 0; i < n; i++) {
+        val_init(&e[i]);
+        mpz_set_str(e[i].v, adx4_edge_hex[i], 16);
+        mpz_fdiv_r_2exp(e[i].v, e[i].v, 256);
+        for (unsigned k = 0; k < 4; k++) {
+            mpz_t t;
+            mpz_init(t);
+            mpz_fdiv_q_2exp(t, e[i].v, 64 * k);
+            e[i].f.v[k] = (uint64_t)mpz_get_ui(t); /* mpz_get_ui: the low 64 bits (unsigned long is 64 bits) */
+            mpz_clear(t);
+        }
+        e[i].loose = 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        check_unary(&e[i], rng);
+        for (size_t j = 0; j < n; j++) {
+            check_pair(&e[i], &e[j]);
+            check_loose_pair(&e[i], &e[j], rng);
+        }
+    }
+    for (size_t i = 0; i < n; i++) val_clear(&e[i]);
+    free(e);
+    return n_checks - before;
+}
+#endif
+
 int main(int argc, char **argv) {
     tu_opts o;
     tu_parse_opts(&o, argc, argv, 3000);
@@ -777,6 +840,9 @@ int main(int argc, char **argv) {
     long limb_checks = check_limb_bounds(&rng, o.iters / 3 + 1);
     printf("field.fe.%s: %ld checks with limbs at the tight/loose bounds of the backend's header\n", STR(ECOPT_BE_SUFFIX),
            limb_checks);
+#if defined(ECOPT_FE_BACKEND_adx4)
+    printf("field.fe.adx4: %ld checks on 256-bit edge values (folds of 2^256 = 38, tobytes)\n", check_adx4_edges(&rng));
+#endif
 #else
     printf("field.fe.%s: limb-bound section not written for this backend (layout unknown to the test)\n",
            STR(ECOPT_BE_SUFFIX));
