@@ -7,6 +7,15 @@
 #include "ct.h"
 #include "curve/generated/ge_base_table.h"
 
+/* ECOPT_GE_FUSED: the adx backend's whole-formula functions (fused_adx.h) replace the C formulas below, which
+ * then stay as the other backends' code (and the adx one's when built with -DECOPT_ADX_FUSED=OFF). */
+#if defined(ECOPT_FE_BACKEND_adx) && defined(ECOPT_ADX_FUSED)
+#include "curve/fused_adx.h"
+#define ECOPT_GE_FUSED 1
+#else
+#define ECOPT_GE_FUSED 0
+#endif
+
 void ecopt_ge_identity(ecopt_ge_ext *r) {
     ecopt_fe_0(&r->X);
     ecopt_fe_1(&r->Y);
@@ -32,6 +41,7 @@ void ecopt_ge_cached_from_ext(ecopt_ge_cached *r, const ecopt_ge_ext *p) {
  * F = D-C, G = D+C, H = B+A, X3 = E F, Y3 = G H, T3 = E H, Z3 = F G. For p - q, -q = (-X2, Y2, Z2, -T2) swaps
  * Y2+X2 with Y2-X2 and negates C, so F and G trade places. Bounds: every sum below adds two tight values (loose),
  * every difference and product is tight, and mul accepts loose. */
+#if !ECOPT_GE_FUSED
 static void add_or_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q, int sub) {
     ecopt_fe a, b, c, d, e, f, g, h, t;
     ecopt_fe_sub(&t, &p->Y, &p->X);
@@ -54,13 +64,27 @@ static void add_or_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_ca
     ecopt_fe_mul(&r->T, &e, &h);
     ecopt_fe_mul(&r->Z, &f, &g);
 }
+#endif
 
 void ecopt_ge_add(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q) {
+#if ECOPT_GE_FUSED
+    ecopt_ge_add_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YpX.v, q->YmX.v,
+                           q->Z2.v, q->T2d.v);
+#else
     add_or_sub(r, p, q, 0);
+#endif
 }
 
 void ecopt_ge_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q) {
+#if ECOPT_GE_FUSED
+    /* p - q = p + (-q), -q = (Y-X, Y+X, 2Z, -2dT) in cached form; the fused addition takes all four loose. */
+    ecopt_fe negt;
+    ecopt_fe_neg(&negt, &q->T2d);
+    ecopt_ge_add_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YmX.v, q->YpX.v,
+                           q->Z2.v, negt.v);
+#else
     add_or_sub(r, p, q, 1);
+#endif
 }
 
 /* dbl-2008-hwcd with a = -1: A = X1^2, B = Y1^2, C = 2 Z1^2, D = -A, E = (X1+Y1)^2 - A - B, G = D + B, F = G - C,
@@ -68,6 +92,13 @@ void ecopt_ge_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached 
  * products are unchanged, as each has two negated factors), which keeps every sum an addition of two tight values:
  * H' = A + B, E' = H' - (X1+Y1)^2, G' = A - B, F' = C + G'. */
 void ecopt_ge_double(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
+#if ECOPT_GE_FUSED
+    /* The same formula with C = 2 Z1^2 computed as Z1 (Z1 + Z1) (src/curve/formulas/ge_double.ir). */
+    if (with_t)
+        ecopt_ge_double_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v);
+    else
+        ecopt_ge_double_xyz_fused_adx(r->X.v, r->Y.v, r->Z.v, p->X.v, p->Y.v, p->Z.v);
+#else
     ecopt_fe a, b, c, e, f, g, h, t;
     ecopt_fe_sq(&a, &p->X);
     ecopt_fe_sq(&b, &p->Y);
@@ -82,6 +113,7 @@ void ecopt_ge_double(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
     ecopt_fe_mul(&r->Y, &g, &h);
     ecopt_fe_mul(&r->Z, &f, &g);
     if (with_t) ecopt_fe_mul(&r->T, &e, &h);
+#endif
 }
 
 void ecopt_ge_neg(ecopt_ge_ext *r, const ecopt_ge_ext *p) {
@@ -267,6 +299,10 @@ static void base_table_init(void) {
 void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q) {
     /* add-2008-hwcd-3 with Z2 = 1 (madd-2008-hwcd-3): D = 2 Z1 needs no multiplication. D is carried so that
      * F = D - C and G = D + C take tight operands. Cost: 7M. */
+#if ECOPT_GE_FUSED
+    ecopt_ge_madd_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YpX.v, q->YmX.v,
+                            q->XY2d.v);
+#else
     ecopt_fe a, b, c, d, e, f, g, h, t;
     ecopt_fe_sub(&t, &p->Y, &p->X);
     ecopt_fe_mul(&a, &t, &q->YmX);
@@ -283,6 +319,7 @@ void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels 
     ecopt_fe_mul(&r->Y, &g, &h);
     ecopt_fe_mul(&r->T, &e, &h);
     ecopt_fe_mul(&r->Z, &f, &g);
+#endif
 }
 
 /* r = [e] row, e in [-8, 8], row[j] = [j+1] P: reads all 8 entries; negation (-(x, y) = (-x, y) swaps y+x with
