@@ -2,7 +2,8 @@
  * against the C formulas of src/curve/mont.c and src/curve/ge.c over the adx field operations (copied here as
  * they are written there, calling the proved multiply and square one by one), side by side in one process: for
  * each round every implementation runs one batch of BATCH calls in a freshly shuffled order, pinned to one CPU;
- * the report is the median batch in rdtsc ticks per call. Not a test: nothing here asserts a speed.
+ * the report is the median batch in rdtsc ticks per call. Then a verification-shaped loop three ways (all C, all
+ * fused, fused doublings only: what ge.c's ECOPT_GE_VT_FUSED chose). Not a test: nothing here asserts a speed.
  *
  * Usage: ecopt_bench_fused [--rounds N] [--cpu N] */
 #define _GNU_SOURCE
@@ -128,9 +129,47 @@ static void f_dblx(void) {
 static void cc_dblx(void) {
     c_dbl(&P, &P, 0);
 }
+/* A verification-shaped loop (ecopt_ge_double_scalarmult_vartime): 253 doublings, with T before an addition; about
+ * one step in six adds a cached point, one in six a Niels point (width-5 wNAF digits of two scalars). All C formulas,
+ * all fused, or fused doublings with C additions (what ge.c uses, ECOPT_GE_VT_FUSED). */
+static int8_t na[253], nb[253];
+static ecopt_ge_cached TA[8];
+static ecopt_ge_niels TB[8];
+static void loop(int fused_dbl, int fused_add) {
+    for (int i = 252; i >= 0; i--) {
+        int t = na[i] != 0 || nb[i] != 0;
+        if (fused_dbl && t)
+            ecopt_ge_double_fused_adx(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v);
+        else if (fused_dbl)
+            ecopt_ge_double_xyz_fused_adx(P.X.v, P.Y.v, P.Z.v, P.X.v, P.Y.v, P.Z.v);
+        else
+            c_dbl(&P, &P, t);
+        if (na[i]) {
+            const ecopt_ge_cached *q = &TA[na[i] & 7];
+            if (fused_add)
+                ecopt_ge_add_fused_adx(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v, P.T.v, q->YpX.v, q->YmX.v,
+                                       q->Z2.v, q->T2d.v);
+            else
+                c_add(&P, &P, q);
+        }
+        if (nb[i]) {
+            const ecopt_ge_niels *q = &TB[nb[i] & 7];
+            if (fused_add)
+                ecopt_ge_madd_fused_adx(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v, P.T.v, q->YpX.v, q->YmX.v,
+                                        q->XY2d.v);
+            else
+                c_madd(&P, &P, q);
+        }
+    }
+}
+static void loop_c(void) { loop(0, 0); }
+static void loop_fused(void) { loop(1, 1); }
+static void loop_fused_dbl(void) { loop(1, 0); }
+
 typedef struct {
     const char *name;
     void (*fn)(void);
+    int batch;
 } impl;
 static int cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -166,10 +205,21 @@ int main(int argc, char **argv) {
     ecopt_fe_copy(&z2, &P.Y);
     ecopt_fe_copy(&x3, &P.T);
     ecopt_fe_1(&z3);
-    impl im[] = {{"ladderstep", c_ladder}, {"ladderstep", f_ladder}, {"madd", cc_madd},  {"madd", f_madd},
-                 {"add", cc_add},          {"add", f_add},           {"double", cc_dbl}, {"double", f_dbl},
-                 {"double_xyz", cc_dblx},  {"double_xyz", f_dblx}};
-    enum { NI = 10, B = 200 };
+    srand(1);
+    for (int i = 0; i < 253; i++) {
+        na[i] = (int8_t)(rand() % 6 == 0 ? 1 + rand() % 7 : 0);
+        nb[i] = (int8_t)(rand() % 6 == 0 ? 1 + rand() % 7 : 0);
+    }
+    for (int j = 0; j < 8; j++) {
+        TA[j] = Q;
+        TB[j] = N;
+    }
+    impl im[] = {{"ladderstep", c_ladder, 200}, {"ladderstep", f_ladder, 200}, {"madd", cc_madd, 200},
+                 {"madd", f_madd, 200},         {"add", cc_add, 200},          {"add", f_add, 200},
+                 {"double", cc_dbl, 200},       {"double", f_dbl, 200},        {"double_xyz", cc_dblx, 200},
+                 {"double_xyz", f_dblx, 200},   {"verify loop", loop_c, 2},    {"all fused", loop_fused, 2},
+                 {"verify loop", loop_c, 2},    {"fused dbl", loop_fused_dbl, 2}};
+    enum { NI = 14 };
     double *smp[NI];
     for (int k = 0; k < NI; k++)
         smp[k] = malloc(sizeof(double) * (size_t)rounds);
@@ -187,13 +237,13 @@ int main(int argc, char **argv) {
         for (int k = 0; k < NI; k++) {
             impl *m = &im[ord[k]];
             uint64_t t0 = ticks();
-            for (int c = 0; c < B; c++)
+            for (int c = 0; c < m->batch; c++)
                 m->fn();
-            smp[ord[k]][r] = (double)(ticks() - t0) / B;
+            smp[ord[k]][r] = (double)(ticks() - t0) / m->batch;
         }
     }
-    printf("whole formulas (adx): median rdtsc ticks per call, %d rounds of %d calls, pinned to CPU %d\n", rounds, B,
-           cpu);
+    printf("whole formulas (adx): median rdtsc ticks per call, %d rounds of 200 calls (loops: 2), pinned to CPU %d\n",
+           rounds, cpu);
     double med[NI];
     for (int k = 0; k < NI; k++) {
         qsort(smp[k], (size_t)rounds, sizeof(double), cmp);
@@ -201,6 +251,7 @@ int main(int argc, char **argv) {
         free(smp[k]);
     }
     for (int k = 0; k < NI; k += 2)
-        printf("%-12s C formula %7.1f  fused %7.1f  ratio %.3f\n", im[k].name, med[k], med[k + 1], med[k + 1] / med[k]);
+        printf("%-12s C %8.1f  %-14s %8.1f  ratio %.3f\n", im[k].name, med[k], k < 10 ? "fused" : im[k + 1].name,
+               med[k + 1], med[k + 1] / med[k]);
     return 0;
 }
