@@ -74,6 +74,7 @@ bench:
 	$(MAKE) --no-print-directory build
 	mkdir -p bench/results
 	$(BUILD)/bench/ecopt_bench $(BENCH_ARGS)
+	[ ! -x $(BUILD)/bench/ecopt_bench_fused ] || $(BUILD)/bench/ecopt_bench_fused
 
 # BENCH_CHECK_ARGS passes options to check_times (--runs N --timeout-ms N --max-seconds S --only NAME --out FILE).
 bench-check:

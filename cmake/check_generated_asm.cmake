@@ -5,7 +5,10 @@
 #      program's sha256 (`Sha256:`) and the verdict (`Checker:   PROVED`); the file name is the symbol
 #      (`--symbol`, `.globl`);
 #   2. the program is rebuilt from the command: `ecopt gen <--prime --method --limbs --op> --emit ir` (its IR text
-#      is what `ecopt opt` hashes), or a fiat-crypto JSON file from ../shared/fiat-json (the file is hashed);
+#      is what `ecopt opt` hashes), or a fiat-crypto JSON file from ../shared/fiat-json (the file is hashed), or an
+#      IR text file (`--ir NAME`) from src/curve/formulas/ (the whole formulas, composed with `call`; the file is
+#      hashed, and each callee block that states a generator kind, `func fe_<x>` ... `kind <op>`, must be exactly
+#      what `ecopt gen --prime 2^255-19 --method solinas-unsaturated --limbs 5 --op <op> --name fe_<x>` prints);
 #      its sha256 must equal the header's;
 #   3. `ecopt check FILE.S <that program> --symbol <name>` must say PROVED (exit 0).
 # Any other outcome, or a .S this script cannot trace to its program, fails.
@@ -15,6 +18,7 @@ if(NOT asm_files)
   return()
 endif()
 get_filename_component(fiat_dir "${SRC}/../shared/fiat-json" ABSOLUTE)
+set(formulas_dir "${SRC}/src/curve/formulas")
 set(bad "")
 foreach(asm IN LISTS asm_files)
   get_filename_component(name ${asm} NAME_WE)
@@ -54,6 +58,7 @@ foreach(asm IN LISTS asm_files)
   set(function "")
   set(symbol "")
   set(other "")
+  set(irfile "")
   list(LENGTH argv n)
   set(i 0)
   while(i LESS n)
@@ -77,7 +82,7 @@ foreach(asm IN LISTS asm_files)
       set(symbol ${val})
       set(i ${j})
     elseif(opt STREQUAL "--ir")
-      list(APPEND other ${opt})
+      set(irfile ${val})
       set(i ${j})
     endif()
     math(EXPR i "${i} + 1")
@@ -100,9 +105,40 @@ foreach(asm IN LISTS asm_files)
   elseif(fiat AND function AND NOT gen_args AND NOT other)
     set(prog ${fiat_dir}/${fiat})
     set(program --fiat ${prog} --function ${function})
+  elseif(irfile AND NOT gen_args AND NOT fiat AND NOT other AND irfile MATCHES "^[A-Za-z0-9_.-]+$"
+         AND EXISTS ${formulas_dir}/${irfile})
+    set(prog ${formulas_dir}/${irfile})
+    set(program --ir ${prog})
+    if(function)
+      list(APPEND program --function ${function})
+    endif()
+    # The callees that claim to be generated field operations must be the generator's text, byte for byte.
+    file(READ ${prog} irtext)
+    set(callee_bad "")
+    foreach(pair fe_mul:mul fe_sq:square fe_add:add fe_sub:sub)
+      string(REPLACE ":" ";" pv "${pair}")
+      list(GET pv 0 cname)
+      list(GET pv 1 cop)
+      string(REGEX MATCH "\nfunc ${cname}\n  prime [^\n]*\n  repr [^\n]*\n  kind " claims "\n${irtext}")
+      if(NOT claims)
+        continue()
+      endif()
+      execute_process(COMMAND ${ECOPT} gen --prime 2^255-19 --method solinas-unsaturated --limbs 5 --op ${cop}
+                              --name ${cname} --emit ir
+                      RESULT_VARIABLE rc OUTPUT_VARIABLE gentext)
+      string(FIND "${irtext}" "${gentext}" at)
+      if(NOT rc EQUAL 0 OR at EQUAL -1)
+        list(APPEND callee_bad ${cname})
+      endif()
+    endforeach()
+    if(callee_bad)
+      message(SEND_ERROR "${name}.S: ${irfile}: callee(s) ${callee_bad} differ from `ecopt gen ... --name <callee>`")
+      list(APPEND bad ${name})
+      continue()
+    endif()
   else()
     message(SEND_ERROR "${name}.S: cannot rebuild the source program from the command '${cmd}' "
-                       "(this check knows generator specs and fiat-crypto JSON files)")
+                       "(this check knows generator specs, fiat-crypto JSON files and src/curve/formulas/*.ir)")
     list(APPEND bad ${name})
     continue()
   endif()

@@ -7,6 +7,15 @@
 #include "ct.h"
 #include "curve/generated/ge_base_table.h"
 
+/* ECOPT_GE_FUSED: the adx backend's whole-formula functions (fused_adx.h) replace the C formulas below, which
+ * then stay as the other backends' code (and the adx one's when built with -DECOPT_ADX_FUSED=OFF). */
+#if defined(ECOPT_FE_BACKEND_adx) && defined(ECOPT_ADX_FUSED)
+#include "curve/fused_adx.h"
+#define ECOPT_GE_FUSED 1
+#else
+#define ECOPT_GE_FUSED 0
+#endif
+
 void ecopt_ge_identity(ecopt_ge_ext *r) {
     ecopt_fe_0(&r->X);
     ecopt_fe_1(&r->Y);
@@ -56,18 +65,31 @@ static void add_or_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_ca
 }
 
 void ecopt_ge_add(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q) {
+#if ECOPT_GE_FUSED
+    ecopt_ge_add_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YpX.v, q->YmX.v,
+                           q->Z2.v, q->T2d.v);
+#else
     add_or_sub(r, p, q, 0);
+#endif
 }
 
 void ecopt_ge_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q) {
+#if ECOPT_GE_FUSED
+    /* p - q = p + (-q), -q = (Y-X, Y+X, 2Z, -2dT) in cached form; the fused addition takes all four loose. */
+    ecopt_fe negt;
+    ecopt_fe_neg(&negt, &q->T2d);
+    ecopt_ge_add_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YmX.v, q->YpX.v,
+                           q->Z2.v, negt.v);
+#else
     add_or_sub(r, p, q, 1);
+#endif
 }
 
 /* dbl-2008-hwcd with a = -1: A = X1^2, B = Y1^2, C = 2 Z1^2, D = -A, E = (X1+Y1)^2 - A - B, G = D + B, F = G - C,
  * H = D - B; X3 = E F, Y3 = G H, T3 = E H, Z3 = F G. Computed with E' = -E, F' = -F, G' = -G, H' = -H (the
  * products are unchanged, as each has two negated factors), which keeps every sum an addition of two tight values:
  * H' = A + B, E' = H' - (X1+Y1)^2, G' = A - B, F' = C + G'. */
-void ecopt_ge_double(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
+static void double_c(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
     ecopt_fe a, b, c, e, f, g, h, t;
     ecopt_fe_sq(&a, &p->X);
     ecopt_fe_sq(&b, &p->Y);
@@ -82,6 +104,18 @@ void ecopt_ge_double(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
     ecopt_fe_mul(&r->Y, &g, &h);
     ecopt_fe_mul(&r->Z, &f, &g);
     if (with_t) ecopt_fe_mul(&r->T, &e, &h);
+}
+
+void ecopt_ge_double(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
+#if ECOPT_GE_FUSED
+    /* The same formula with C = 2 Z1^2 computed as Z1 (Z1 + Z1) (src/curve/formulas/ge_double.ir). */
+    if (with_t)
+        ecopt_ge_double_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v);
+    else
+        ecopt_ge_double_xyz_fused_adx(r->X.v, r->Y.v, r->Z.v, p->X.v, p->Y.v, p->Z.v);
+#else
+    double_c(r, p, with_t);
+#endif
 }
 
 void ecopt_ge_neg(ecopt_ge_ext *r, const ecopt_ge_ext *p) {
@@ -264,9 +298,9 @@ static void base_table_init(void) {
         }
 }
 
-void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q) {
-    /* add-2008-hwcd-3 with Z2 = 1 (madd-2008-hwcd-3): D = 2 Z1 needs no multiplication. D is carried so that
-     * F = D - C and G = D + C take tight operands. Cost: 7M. */
+/* add-2008-hwcd-3 with Z2 = 1 (madd-2008-hwcd-3): D = 2 Z1 needs no multiplication. D is carried so that
+ * F = D - C and G = D + C take tight operands. Cost: 7M. */
+static void madd_c(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q) {
     ecopt_fe a, b, c, d, e, f, g, h, t;
     ecopt_fe_sub(&t, &p->Y, &p->X);
     ecopt_fe_mul(&a, &t, &q->YmX);
@@ -283,6 +317,15 @@ void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels 
     ecopt_fe_mul(&r->Y, &g, &h);
     ecopt_fe_mul(&r->T, &e, &h);
     ecopt_fe_mul(&r->Z, &f, &g);
+}
+
+void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q) {
+#if ECOPT_GE_FUSED
+    ecopt_ge_madd_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YpX.v, q->YmX.v,
+                            q->XY2d.v);
+#else
+    madd_c(r, p, q);
+#endif
 }
 
 /* r = [e] row, e in [-8, 8], row[j] = [j+1] P: reads all 8 entries; negation (-(x, y) = (-x, y) swaps y+x with
@@ -418,13 +461,32 @@ static void base_odd_init(void) {
     }
 }
 
+/* Which whole-formula functions (fused_adx.h) the verification loop uses in the adx backend: bit 0 the doublings,
+ * bit 1 additions and subtractions, bit 2 mixed additions; the others run the C formulas. Only the doublings: each
+ * fused function is faster alone (bench/bench_fused.c), but the loop mixes four of them, about 28 KB of
+ * straight-line code together, and with all four it measured no faster than the C formulas (which share the small
+ * multiply and square), while fused doublings with C additions measured about 7% faster (a verification-shaped
+ * loop, both ways interleaved in one process, November 2026, AMD EPYC). -DECOPT_GE_VT_FUSED=N to measure again. */
+#ifndef ECOPT_GE_VT_FUSED
+#define ECOPT_GE_VT_FUSED 1
+#endif
+#if ECOPT_GE_FUSED
+#define VT_FUSED(bit) ((ECOPT_GE_VT_FUSED >> (bit)) & 1)
+#else
+#define VT_FUSED(bit) 0
+#endif
+#define VT_DOUBLE(r, p, t) (VT_FUSED(0) ? ecopt_ge_double(r, p, t) : double_c(r, p, t))
+#define VT_ADD(r, p, q) (VT_FUSED(1) ? ecopt_ge_add(r, p, q) : add_or_sub(r, p, q, 0))
+#define VT_SUB(r, p, q) (VT_FUSED(1) ? ecopt_ge_sub(r, p, q) : add_or_sub(r, p, q, 1))
+#define VT_MADD(r, p, q) (VT_FUSED(2) ? ecopt_ge_madd(r, p, q) : madd_c(r, p, q))
+
 /* r = p - q for an affine q: madd with -q = (y-x, y+x, -2dxy). vartime use only (a public q). */
 static void msub_vartime(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q) {
     ecopt_ge_niels n;
     ecopt_fe_copy(&n.YpX, &q->YmX);
     ecopt_fe_copy(&n.YmX, &q->YpX);
     ecopt_fe_neg(&n.XY2d, &q->XY2d);
-    ecopt_ge_madd(r, p, &n);
+    VT_MADD(r, p, &n);
 }
 
 void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], const ecopt_ge_ext *p,
@@ -442,10 +504,10 @@ void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], co
     ecopt_ge_identity(&acc);
     for (int i = top; i >= 0; i--) {
         /* T is needed only by an addition right after, and in the result. */
-        ecopt_ge_double(&acc, &acc, i == 0 || na[i] != 0 || nb[i] != 0);
-        if (na[i] > 0) ecopt_ge_add(&acc, &acc, &ta[na[i] / 2]);
-        if (na[i] < 0) ecopt_ge_sub(&acc, &acc, &ta[-na[i] / 2]);
-        if (nb[i] > 0) ecopt_ge_madd(&acc, &acc, &base_odd[nb[i] / 2]);
+        VT_DOUBLE(&acc, &acc, i == 0 || na[i] != 0 || nb[i] != 0);
+        if (na[i] > 0) VT_ADD(&acc, &acc, &ta[na[i] / 2]);
+        if (na[i] < 0) VT_SUB(&acc, &acc, &ta[-na[i] / 2]);
+        if (nb[i] > 0) VT_MADD(&acc, &acc, &base_odd[nb[i] / 2]);
         if (nb[i] < 0) msub_vartime(&acc, &acc, &base_odd[-nb[i] / 2]);
     }
     *r = acc;

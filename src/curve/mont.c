@@ -3,8 +3,16 @@
 
 #include "ct.h"
 
+/* The adx backend's ladder step as one proved function (fused_adx.h), unless built with -DECOPT_ADX_FUSED=OFF. */
+#if defined(ECOPT_FE_BACKEND_adx) && defined(ECOPT_ADX_FUSED)
+#include "curve/fused_adx.h"
+#define ECOPT_MONT_FUSED 1
+#else
+#define ECOPT_MONT_FUSED 0
+#endif
+
 void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]) {
-    ecopt_fe x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb, t;
+    ecopt_fe x1, x2, z2, x3, z3, t;
     uint64_t swap = 0;
 
     ecopt_fe_frombytes(&x1, u); /* masks bit 255 (RFC 7748 decodeUCoordinate) */
@@ -20,6 +28,13 @@ void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]
         ecopt_fe_cswap(&z2, &z3, swap);
         swap = k_t;
 
+#if ECOPT_MONT_FUSED
+        /* The same formulas (src/curve/formulas/ladderstep.ir), the state updated in place. Its input bounds (the
+         * multiply's output bounds) hold: x1 is frombytes' (limbs < 2^51), and x2, z2, x3, z3 are 0, 1, x1 or
+         * outputs of the step itself, exchanged by cswaps. */
+        ecopt_mont_ladderstep_fused_adx(x2.v, z2.v, x3.v, z3.v, x1.v, x2.v, z2.v, x3.v, z3.v);
+#else
+        ecopt_fe a, aa, b, bb, e, c, d, da, cb;
         ecopt_fe_add(&a, &x2, &z2);   /* A = x2 + z2 (loose) */
         ecopt_fe_sq(&aa, &a);         /* AA = A^2 */
         ecopt_fe_sub(&b, &x2, &z2);   /* B = x2 - z2 */
@@ -38,6 +53,7 @@ void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]
         ecopt_fe_mul_small(&t, &e, 121665);
         ecopt_fe_add(&t, &aa, &t);
         ecopt_fe_mul(&z2, &e, &t);    /* z2 = E * (AA + a24 * E) */
+#endif
     }
     ecopt_fe_cswap(&x2, &x3, swap);
     ecopt_fe_cswap(&z2, &z3, swap);
