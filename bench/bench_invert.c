@@ -103,6 +103,9 @@ int main(int argc, char **argv) {
         es[n++] = (entry){"invert divsteps " #be, bench_inv_divsteps_##be, NULL, 0};                                   \
         es[n++] = (entry){"pow22523 (sqrt chain) " #be, bench_inv_sqrt_##be, NULL, 0};                                 \
     }
+#ifdef BENCH_HAVE_adx4
+    ADD_BE(adx4)
+#endif
 #ifdef BENCH_HAVE_adx
     ADD_BE(adx)
 #endif
@@ -149,6 +152,9 @@ int main(int argc, char **argv) {
         qsort(samples[k], (size_t)rounds, sizeof(double), cmp_double);
         printf("  %-30s %10.0f\n", es[k].name, samples[k][rounds / 2]);
     }
+#ifdef BENCH_HAVE_adx4
+    if (bench_inv_available_adx4()) sink ^= bench_inv_result_adx4();
+#endif
 #ifdef BENCH_HAVE_adx
     if (bench_inv_available_adx()) sink ^= bench_inv_result_adx();
 #endif
