@@ -593,17 +593,10 @@ static lf_id lf_floor(lf_ctx *l, lf_id s, unsigned k)
             b_term(&outer, a, q);
             break;
         }
-        uint64_t kk = k;
-        lf_id arg = in;
-        if (is->n == 1 && mpz_sgn(is->k) == 0 && mpz_cmp_ui(l->tcoef[is->first], 1) == 0 &&
-            l->at[l->tatom[is->first]].kind == LA_FLOOR) { /* floor(floor(T / 2^j) / 2^k) */
-            const lf_atom *t = &l->at[l->tatom[is->first]];
-            arg = t->a[0];
-            kk = t->k + k;
-        }
-        mpz_fdiv_q_2exp(q, l->su[arg].lo, (mp_bitcnt_t)kk);
-        mpz_fdiv_q_2exp(r, l->su[arg].hi, (mp_bitcnt_t)kk);
-        uint32_t a = atom(l, LA_FLOOR, &arg, 1, kk, q, r);
+        /* (floor(floor(T / 2^j) / 2^k) was absorbed above: T / 2^(j+k)) */
+        mpz_fdiv_q_2exp(q, is->lo, k);
+        mpz_fdiv_q_2exp(r, is->hi, k);
+        uint32_t a = atom(l, LA_FLOOR, &in, 1, k, q, r);
         mpz_set_ui(q, 1);
         b_term(&outer, a, q);
         break;
@@ -685,11 +678,6 @@ void lf_free(lf_ctx *l)
     free(l->memo);
     free(l->done);
     free(l);
-}
-
-uint32_t lf_count(const lf_ctx *l)
-{
-    return l->nat + l->nsu;
 }
 
 static void set_u128(mpz_t z, ir_u128 v)

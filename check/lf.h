@@ -44,7 +44,5 @@ int lf_check_eval(lf_ctx *l, const ex_id *e, uint32_t n, const uint64_t *const *
  * one per line (a debugging aid for `ecopt check`'s explanations). */
 void lf_print(const lf_ctx *l, lf_id s, char *buf, size_t len);
 void lf_diff(const lf_ctx *l, lf_id a, lf_id b, char *buf, size_t len);
-/* lf_count — atoms and sums made so far (statistics). */
-uint32_t lf_count(const lf_ctx *l);
 
 #endif
