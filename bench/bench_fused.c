@@ -1,6 +1,6 @@
 /* bench_fused.c — `make bench` (second program): the adx backend's whole-formula functions (src/curve/fused_adx.h)
- * against the C formulas of src/curve/mont.c and src/curve/ge.c over the adx field operations (copied here as
- * they are written there, calling the proved multiply and square one by one), side by side in one process: for
+ * against the C formulas of src/curve/ge_formulas.h (what mont.c and ge.c run otherwise) over the adx field
+ * operations (calling the proved multiply and square one by one), side by side in one process: for
  * each round every implementation runs one batch of BATCH calls in a freshly shuffled order, pinned to one CPU;
  * the report is the median batch in rdtsc ticks per call. Then a verification-shaped loop three ways (all C, all
  * fused, fused doublings only: what ge.c's ECOPT_GE_VT_FUSED chose). Not a test: nothing here asserts a speed.
@@ -15,6 +15,7 @@
 
 #include "curve/fused_adx.h"
 #include "curve/ge.h"
+#include "curve/ge_formulas.h"
 #include "field/fe.h"
 
 static inline uint64_t ticks(void) {
@@ -29,78 +30,19 @@ static ecopt_ge_niels N;
 static ecopt_ge_cached Q;
 static ecopt_fe x1, x2, z2, x3, z3;
 
+/* The C formulas (curve/ge_formulas.h, what ge.c and mont.c run without the fused functions), not inlined here so
+ * that each is timed as one call like its fused counterpart. */
 __attribute__((noinline)) static void c_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q) {
-    ecopt_fe a, b, c, d, e, f, g, h, t;
-    ecopt_fe_sub(&t, &p->Y, &p->X);
-    ecopt_fe_mul(&a, &t, &q->YmX);
-    ecopt_fe_add(&t, &p->Y, &p->X);
-    ecopt_fe_mul(&b, &t, &q->YpX);
-    ecopt_fe_mul(&c, &p->T, &q->XY2d);
-    ecopt_fe_add(&d, &p->Z, &p->Z);
-    ecopt_fe_carry(&d, &d);
-    ecopt_fe_sub(&e, &b, &a);
-    ecopt_fe_sub(&f, &d, &c);
-    ecopt_fe_add(&g, &d, &c);
-    ecopt_fe_add(&h, &b, &a);
-    ecopt_fe_mul(&r->X, &e, &f);
-    ecopt_fe_mul(&r->Y, &g, &h);
-    ecopt_fe_mul(&r->T, &e, &h);
-    ecopt_fe_mul(&r->Z, &f, &g);
+    madd_c(r, p, q);
 }
 __attribute__((noinline)) static void c_add(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q) {
-    ecopt_fe a, b, c, d, e, f, g, h, t;
-    ecopt_fe_sub(&t, &p->Y, &p->X);
-    ecopt_fe_mul(&a, &t, &q->YmX);
-    ecopt_fe_add(&t, &p->Y, &p->X);
-    ecopt_fe_mul(&b, &t, &q->YpX);
-    ecopt_fe_mul(&c, &p->T, &q->T2d);
-    ecopt_fe_mul(&d, &p->Z, &q->Z2);
-    ecopt_fe_sub(&e, &b, &a);
-    ecopt_fe_sub(&f, &d, &c);
-    ecopt_fe_add(&g, &d, &c);
-    ecopt_fe_add(&h, &b, &a);
-    ecopt_fe_mul(&r->X, &e, &f);
-    ecopt_fe_mul(&r->Y, &g, &h);
-    ecopt_fe_mul(&r->T, &e, &h);
-    ecopt_fe_mul(&r->Z, &f, &g);
+    add_or_sub(r, p, q, 0);
 }
 __attribute__((noinline)) static void c_dbl(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
-    ecopt_fe a, b, c, e, f, g, h, t;
-    ecopt_fe_sq(&a, &p->X);
-    ecopt_fe_sq(&b, &p->Y);
-    ecopt_fe_sq2(&c, &p->Z);
-    ecopt_fe_add(&h, &a, &b);
-    ecopt_fe_add(&t, &p->X, &p->Y);
-    ecopt_fe_sq(&t, &t);
-    ecopt_fe_sub(&e, &h, &t);
-    ecopt_fe_sub(&g, &a, &b);
-    ecopt_fe_add(&f, &c, &g);
-    ecopt_fe_mul(&r->X, &e, &f);
-    ecopt_fe_mul(&r->Y, &g, &h);
-    ecopt_fe_mul(&r->Z, &f, &g);
-    if (with_t)
-        ecopt_fe_mul(&r->T, &e, &h);
+    double_c(r, p, with_t);
 }
 __attribute__((noinline)) static void c_ladder(void) {
-    ecopt_fe a, aa, b, bb, e, c, d, da, cb, t;
-    ecopt_fe_add(&a, &x2, &z2);
-    ecopt_fe_sq(&aa, &a);
-    ecopt_fe_sub(&b, &x2, &z2);
-    ecopt_fe_sq(&bb, &b);
-    ecopt_fe_sub(&e, &aa, &bb);
-    ecopt_fe_add(&c, &x3, &z3);
-    ecopt_fe_sub(&d, &x3, &z3);
-    ecopt_fe_mul(&da, &d, &a);
-    ecopt_fe_mul(&cb, &c, &b);
-    ecopt_fe_add(&t, &da, &cb);
-    ecopt_fe_sq(&x3, &t);
-    ecopt_fe_sub(&t, &da, &cb);
-    ecopt_fe_sq(&t, &t);
-    ecopt_fe_mul(&z3, &x1, &t);
-    ecopt_fe_mul(&x2, &aa, &bb);
-    ecopt_fe_mul_small(&t, &e, 121665);
-    ecopt_fe_add(&t, &aa, &t);
-    ecopt_fe_mul(&z2, &e, &t);
+    ecopt_mont_ladderstep_c(&x2, &z2, &x3, &z3, &x1);
 }
 static void f_ladder(void) {
     ecopt_mont_ladderstep_fused_adx(x2.v, z2.v, x3.v, z3.v, x1.v, x2.v, z2.v, x3.v, z3.v);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ct.h"
+#include "curve/ge_formulas.h"
 #include "curve/generated/ge_base_table.h"
 
 /* ECOPT_GE_FUSED: the adx backend's whole-formula functions (fused_adx.h) replace the C formulas below, which
@@ -37,32 +38,6 @@ void ecopt_ge_cached_from_ext(ecopt_ge_cached *r, const ecopt_ge_ext *p) {
     ecopt_fe_mul(&r->T2d, &p->T, &ecopt_fe_d2);
 }
 
-/* add-2008-hwcd-3 (a = -1, k = 2d): A = (Y1-X1)(Y2-X2), B = (Y1+X1)(Y2+X2), C = T1 k T2, D = 2 Z1 Z2, E = B-A,
- * F = D-C, G = D+C, H = B+A, X3 = E F, Y3 = G H, T3 = E H, Z3 = F G. For p - q, -q = (-X2, Y2, Z2, -T2) swaps
- * Y2+X2 with Y2-X2 and negates C, so F and G trade places. Bounds: every sum below adds two tight values (loose),
- * every difference and product is tight, and mul accepts loose. */
-static void add_or_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q, int sub) {
-    ecopt_fe a, b, c, d, e, f, g, h, t;
-    ecopt_fe_sub(&t, &p->Y, &p->X);
-    ecopt_fe_mul(&a, &t, sub ? &q->YpX : &q->YmX);
-    ecopt_fe_add(&t, &p->Y, &p->X);
-    ecopt_fe_mul(&b, &t, sub ? &q->YmX : &q->YpX);
-    ecopt_fe_mul(&c, &p->T, &q->T2d);
-    ecopt_fe_mul(&d, &p->Z, &q->Z2);
-    ecopt_fe_sub(&e, &b, &a);
-    if (sub) {
-        ecopt_fe_add(&f, &d, &c);
-        ecopt_fe_sub(&g, &d, &c);
-    } else {
-        ecopt_fe_sub(&f, &d, &c);
-        ecopt_fe_add(&g, &d, &c);
-    }
-    ecopt_fe_add(&h, &b, &a);
-    ecopt_fe_mul(&r->X, &e, &f);
-    ecopt_fe_mul(&r->Y, &g, &h);
-    ecopt_fe_mul(&r->T, &e, &h);
-    ecopt_fe_mul(&r->Z, &f, &g);
-}
 
 void ecopt_ge_add(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q) {
 #if ECOPT_GE_FUSED
@@ -85,26 +60,6 @@ void ecopt_ge_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached 
 #endif
 }
 
-/* dbl-2008-hwcd with a = -1: A = X1^2, B = Y1^2, C = 2 Z1^2, D = -A, E = (X1+Y1)^2 - A - B, G = D + B, F = G - C,
- * H = D - B; X3 = E F, Y3 = G H, T3 = E H, Z3 = F G. Computed with E' = -E, F' = -F, G' = -G, H' = -H (the
- * products are unchanged, as each has two negated factors), which keeps every sum an addition of two tight values:
- * H' = A + B, E' = H' - (X1+Y1)^2, G' = A - B, F' = C + G'. */
-static void double_c(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
-    ecopt_fe a, b, c, e, f, g, h, t;
-    ecopt_fe_sq(&a, &p->X);
-    ecopt_fe_sq(&b, &p->Y);
-    ecopt_fe_sq2(&c, &p->Z);
-    ecopt_fe_add(&h, &a, &b);
-    ecopt_fe_add(&t, &p->X, &p->Y);
-    ecopt_fe_sq(&t, &t);
-    ecopt_fe_sub(&e, &h, &t);
-    ecopt_fe_sub(&g, &a, &b);
-    ecopt_fe_add(&f, &c, &g);
-    ecopt_fe_mul(&r->X, &e, &f);
-    ecopt_fe_mul(&r->Y, &g, &h);
-    ecopt_fe_mul(&r->Z, &f, &g);
-    if (with_t) ecopt_fe_mul(&r->T, &e, &h);
-}
 
 void ecopt_ge_double(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
 #if ECOPT_GE_FUSED
@@ -298,26 +253,6 @@ static void base_table_init(void) {
         }
 }
 
-/* add-2008-hwcd-3 with Z2 = 1 (madd-2008-hwcd-3): D = 2 Z1 needs no multiplication. D is carried so that
- * F = D - C and G = D + C take tight operands. Cost: 7M. */
-static void madd_c(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q) {
-    ecopt_fe a, b, c, d, e, f, g, h, t;
-    ecopt_fe_sub(&t, &p->Y, &p->X);
-    ecopt_fe_mul(&a, &t, &q->YmX);
-    ecopt_fe_add(&t, &p->Y, &p->X);
-    ecopt_fe_mul(&b, &t, &q->YpX);
-    ecopt_fe_mul(&c, &p->T, &q->XY2d);
-    ecopt_fe_add(&d, &p->Z, &p->Z);
-    ecopt_fe_carry(&d, &d);
-    ecopt_fe_sub(&e, &b, &a);
-    ecopt_fe_sub(&f, &d, &c);
-    ecopt_fe_add(&g, &d, &c);
-    ecopt_fe_add(&h, &b, &a);
-    ecopt_fe_mul(&r->X, &e, &f);
-    ecopt_fe_mul(&r->Y, &g, &h);
-    ecopt_fe_mul(&r->T, &e, &h);
-    ecopt_fe_mul(&r->Z, &f, &g);
-}
 
 void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q) {
 #if ECOPT_GE_FUSED

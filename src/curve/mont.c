@@ -2,6 +2,7 @@
 #include "curve/mont.h"
 
 #include "ct.h"
+#include "curve/ge_formulas.h"
 
 /* The adx backend's ladder step as one proved function (fused_adx.h), unless built with -DECOPT_ADX_FUSED=OFF. */
 #if defined(ECOPT_FE_BACKEND_adx) && defined(ECOPT_ADX_FUSED)
@@ -34,25 +35,7 @@ void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]
          * outputs of the step itself, exchanged by cswaps. */
         ecopt_mont_ladderstep_fused_adx(x2.v, z2.v, x3.v, z3.v, x1.v, x2.v, z2.v, x3.v, z3.v);
 #else
-        ecopt_fe a, aa, b, bb, e, c, d, da, cb;
-        ecopt_fe_add(&a, &x2, &z2);   /* A = x2 + z2 (loose) */
-        ecopt_fe_sq(&aa, &a);         /* AA = A^2 */
-        ecopt_fe_sub(&b, &x2, &z2);   /* B = x2 - z2 */
-        ecopt_fe_sq(&bb, &b);         /* BB = B^2 */
-        ecopt_fe_sub(&e, &aa, &bb);   /* E = AA - BB */
-        ecopt_fe_add(&c, &x3, &z3);   /* C = x3 + z3 */
-        ecopt_fe_sub(&d, &x3, &z3);   /* D = x3 - z3 */
-        ecopt_fe_mul(&da, &d, &a);    /* DA = D * A */
-        ecopt_fe_mul(&cb, &c, &b);    /* CB = C * B */
-        ecopt_fe_add(&t, &da, &cb);
-        ecopt_fe_sq(&x3, &t);         /* x3 = (DA + CB)^2 */
-        ecopt_fe_sub(&t, &da, &cb);
-        ecopt_fe_sq(&t, &t);
-        ecopt_fe_mul(&z3, &x1, &t);   /* z3 = x1 * (DA - CB)^2 */
-        ecopt_fe_mul(&x2, &aa, &bb);  /* x2 = AA * BB */
-        ecopt_fe_mul_small(&t, &e, 121665);
-        ecopt_fe_add(&t, &aa, &t);
-        ecopt_fe_mul(&z2, &e, &t);    /* z2 = E * (AA + a24 * E) */
+        ecopt_mont_ladderstep_c(&x2, &z2, &x3, &z3, &x1);
 #endif
     }
     ecopt_fe_cswap(&x2, &x3, swap);
