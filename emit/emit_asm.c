@@ -711,6 +711,10 @@ static void do_mulx(ctx *c, const ir_node *n, uint8_t dec)
 /* leaq of base + index * scale into d (base -1: none) */
 static void lea3(ctx *c, int base, int index, int scale, int d)
 {
+    if (base > 15 || index < 0 || index > 15 || d < 0 || d > 15) { /* never: the callers pass allocated registers */
+        fail(c, "lea with no register (internal error)");
+        return;
+    }
     if (base < 0)
         ins(c, "leaq (,%%%s,%d), %%%s", R64[index], scale, R64[d]);
     else if (scale == 1)

@@ -509,7 +509,7 @@ static int encode_line(ectx *c, const char *s, size_t n, uint8_t *out, size_t *o
     rq.mnemonic = m.mn;
     rq.operand_count = (ZyanU8)no;
     unsigned sz = 0;
-    int64_t iv;
+    int64_t iv = 0;
     /* validate the shape; operands go to Zydis in reverse (Intel) order */
     switch (m.k) {
     case K_ALU:
