@@ -18,22 +18,65 @@
 
 const char *cli_cmd = "";
 
-/* Print s with control characters escaped (\n, \r, \t, else \xNN), so that a file name, an argument or an
- * environment value holding them cannot break the message over several lines or drive the terminal. */
-static void put_escaped(const char *s)
+/* utf8_len — the length of the valid UTF-8 sequence at s (2 to 4 bytes, minimal, no surrogate, at most U+10FFFF),
+ * or 0 */
+static size_t utf8_len(const unsigned char *s, unsigned long *cp)
 {
-    for (; *s != '\0'; s++) {
-        unsigned char c = (unsigned char)*s;
+    size_t n;
+    unsigned long v, min;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        n = 2, v = s[0] & 0x1fu, min = 0x80;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef)
+        n = 3, v = s[0] & 0x0fu, min = 0x800;
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+        n = 4, v = s[0] & 0x07u, min = 0x10000;
+    else
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80) /* also stops at the terminating NUL */
+            return 0;
+        v = v << 6 | (s[i] & 0x3fu);
+    }
+    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+        return 0;
+    *cp = v;
+    return n;
+}
+
+/* Print s with control characters escaped (\n, \r, \t, else \xNN per byte), so that a file name, an argument or
+ * an environment value holding them cannot break the message over several lines or drive the terminal: C0
+ * controls and DEL, C1 controls (U+0080 to U+009F, whose UTF-8 bytes an 8-bit terminal would also read as
+ * controls), and every byte that is not part of valid UTF-8 (a lone 0x9b is CSI to such a terminal). Other
+ * UTF-8 text is printed as it is. */
+static void put_escaped(const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    while (*s != '\0') {
+        unsigned char c = *s;
+        unsigned long cp = 0;
+        size_t n = c >= 0x80 ? utf8_len(s, &cp) : 0;
+        if (n && cp >= 0xa0) {
+            fwrite(s, 1, n, stderr);
+            s += n;
+            continue;
+        }
+        if (n) { /* a C1 control: both bytes escaped */
+            for (size_t i = 0; i < n; i++)
+                fprintf(stderr, "\\x%02x", s[i]);
+            s += n;
+            continue;
+        }
         if (c == '\n')
             fputs("\\n", stderr);
         else if (c == '\r')
             fputs("\\r", stderr);
         else if (c == '\t')
             fputs("\\t", stderr);
-        else if (c < 0x20 || c == 0x7f)
+        else if (c < 0x20 || c >= 0x7f)
             fprintf(stderr, "\\x%02x", c);
         else
             fputc(c, stderr);
+        s++;
     }
 }
 

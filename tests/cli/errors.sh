@@ -124,6 +124,13 @@ t_usage_control_characters_escaped() {
     ECOPT_BACKEND=$'u\n64' expect 2 '^ecopt version: ECOPT_BACKEND=u\\n64: unknown backend' "$ECOPT" version
     printf 'x' >$'new\nline.pem'
     expect 2 '^ecopt verify: new\\nline.pem: not a PEM file' "$ECOPT" verify -p $'new\nline.pem' -i msg -s msg.sig
+    # C1 controls: a lone byte 0x9b (CSI to an 8-bit terminal), U+009B in UTF-8 (c2 9b), invalid UTF-8 (c3 28) are
+    # escaped byte by byte; other UTF-8 text (e9 = U+00E9 as c3 a9, a 4-byte emoji) is printed as it is
+    expect 2 '^ecopt sign: a\\x9bb: cannot open' "$ECOPT" sign -k ed.pem -i $'a\x9bb' -o out.sig
+    expect 2 '^ecopt sign: a\\xc2\\x9bb: cannot open' "$ECOPT" sign -k ed.pem -i $'a\xc2\x9bb' -o out.sig
+    expect 2 '^ecopt sign: a\\xc3\(b: cannot open' "$ECOPT" sign -k ed.pem -i $'a\xc3(b' -o out.sig
+    expect 2 "^ecopt sign: caf"$'\xc3\xa9'"-"$'\xf0\x9f\x94\x91'": cannot open" \
+        "$ECOPT" sign -k ed.pem -i $'caf\xc3\xa9-\xf0\x9f\x94\x91' -o out.sig
     [ ! -e out.sig ] || fail "signature written"
 }
 
