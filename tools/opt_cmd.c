@@ -375,13 +375,13 @@ int cli_cmd_opt(int argc, char **argv)
                  "Measured:  %.2f %s per call (median of %d interleaved batches)\n"
                  "Baselines: gcc %.2f %s (%s), clang %.2f %s (%s); -O3 -march=native -mtune=native, same run\n"
                  "Speedup:   %.3f vs gcc, %.3f vs clang\n"
-                 "Checker:   PROVED (%u limbs: %u identical, %u by z3; %.2f s)",
+                 "Checker:   PROVED (%u limbs: %u identical, %u linear, %u by z3; %.2f s)",
                  source, hex, (unsigned long long)so.seed, (unsigned long long)sr.evals, so.bets, so.bet_ratio,
                  sr.evals_per_s, sr.seconds, (unsigned long long)sr.nkept, (unsigned long long)sr.nwrong,
                  sr.cpu_model, sr.ticks, sr.unit, so.final_rounds, sr.ticks_gcc, sr.unit,
                  sr.gcc_version[0] ? sr.gcc_version : "gcc", sr.ticks_clang, sr.unit,
                  sr.clang_version[0] ? sr.clang_version : "clang", sg, sc, cr.nlimbs, cr.nlimbs_identical,
-                 cr.nlimbs_smt, cr.seconds_total);
+                 cr.nlimbs_linear, cr.nlimbs_smt, cr.seconds_total);
     }
     final = search_add_header(sr.text, extra);
     if (!final) {
