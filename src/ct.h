@@ -43,6 +43,66 @@ static inline uint64_t ecopt_ct_select(uint64_t bit, uint64_t a, uint64_t b) {
     return b ^ (m & (a ^ b));
 }
 
+/* ecopt_ct_lookup_words — r = entry `index` of table, n entries of `words` u64 each, entry j at table[j * words];
+ * r = 0 when index >= n (no entry matches). Every word of every entry is read, whatever index is: the selected
+ * entry leaves no trace in the addresses touched. Entry j is ANDed with the mask [index = j] (one value barrier
+ * per entry) and ORed into r. words must be even and at most 16. The words are handled two at a time in GNU C
+ * vector types (gcc and clang: SSE2 on any x86-64, NEON on arm64, pairs of scalars elsewhere) with r held in
+ * registers: gcc 12 -O2 kept the plain scalar loop's accumulators partly in memory and took about 120 TSC ticks
+ * per 16-entry lookup of 128-byte entries (ge.c's fixed-base table), this way about 80 including the negation
+ * (52 lookups timed in a loop, pinned, medians, November 2026).
+ * Time: constant in index (secret); n and words public. */
+typedef uint64_t ecopt_ct_u64x2 __attribute__((vector_size(16)));
+
+static inline void ecopt_ct_lookup_words(uint64_t *r, const uint64_t *table, size_t n, size_t words, uint64_t index) {
+    ecopt_ct_u64x2 acc[8];
+    #pragma GCC unroll 8
+    for (size_t k = 0; k < 8; k++) acc[k] = (ecopt_ct_u64x2){0, 0};
+    for (size_t j = 0; j < n; j++) {
+        uint64_t m = ecopt_ct_mask(ecopt_ct_eq(index, j));
+        ecopt_ct_u64x2 mv = {m, m};
+        #pragma GCC unroll 8
+        for (size_t k = 0; k < 8; k++) {
+            if (2 * k < words) {
+                ecopt_ct_u64x2 v;
+                __builtin_memcpy(&v, table + j * words + 2 * k, sizeof v);
+                acc[k] |= v & mv;
+            }
+        }
+    }
+    #pragma GCC unroll 8
+    for (size_t k = 0; k < 8; k++)
+        if (2 * k < words) __builtin_memcpy(r + 2 * k, &acc[k], sizeof acc[k]);
+}
+
+/* ecopt_ct_lookup_words_x4 — ecopt_ct_lookup_words with the words four at a time (32-byte GNU C vectors); words a
+ * multiple of 4, at most 16. For callers compiled for AVX2 (a function with __attribute__((target("avx2"))) that
+ * runs only where cpuid says AVX2: ge.c's adx and adx4 fixed-base lookup), where it is one 256-bit load, and and or
+ * per 32 bytes. Time: constant in index (secret); n and words public. */
+typedef uint64_t ecopt_ct_u64x4 __attribute__((vector_size(32)));
+
+static inline void ecopt_ct_lookup_words_x4(uint64_t *r, const uint64_t *table, size_t n, size_t words,
+                                            uint64_t index) {
+    ecopt_ct_u64x4 acc[4];
+    #pragma GCC unroll 4
+    for (size_t k = 0; k < 4; k++) acc[k] = (ecopt_ct_u64x4){0, 0, 0, 0};
+    for (size_t j = 0; j < n; j++) {
+        uint64_t m = ecopt_ct_mask(ecopt_ct_eq(index, j));
+        ecopt_ct_u64x4 mv = {m, m, m, m};
+        #pragma GCC unroll 4
+        for (size_t k = 0; k < 4; k++) {
+            if (4 * k < words) {
+                ecopt_ct_u64x4 v;
+                __builtin_memcpy(&v, table + j * words + 4 * k, sizeof v);
+                acc[k] |= v & mv;
+            }
+        }
+    }
+    #pragma GCC unroll 4
+    for (size_t k = 0; k < 4; k++)
+        if (4 * k < words) __builtin_memcpy(r + 4 * k, &acc[k], sizeof acc[k]);
+}
+
 /* ecopt_ct_bytes_is_zero — 1 when all n bytes of p are zero, else 0; reads every byte. */
 uint64_t ecopt_ct_bytes_is_zero(const uint8_t *p, size_t n);
 

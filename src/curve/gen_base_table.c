@@ -1,6 +1,7 @@
 /* gen_base_table.c — writes src/curve/generated/ge_base_table.h, the fixed-base table of ecopt_ge_scalarmult_base:
- * entry [i][j] = [(j+1) 256^i] B, i = 0..31, j = 0..7, each as three canonical 32-byte field encodings of the affine
- * point's (y + x, y - x, 2 d x y). Bytes rather than limbs, so one table serves every backend.
+ * entry [i][j] = [(j+1) 1024^i] B, i = 0..25, j = 0..15 (signed radix-32 digits, two per row: see ge.c), each as
+ * three canonical 32-byte field encodings of the affine point's (y + x, y - x, 2 d x y). Bytes rather than limbs, so
+ * one table serves every backend.
  *
  * Usage: gen_base_table GENERATOR_SOURCE > ge_base_table.h   (make regen; ctest's generated.base_table compares)
  * The generator source is hashed into the header (STYLE.md: generated files name the sha256 of their generator).
@@ -46,20 +47,20 @@ int main(int argc, char **argv) {
            "src/curve/generated/ge_base_table.h)\n"
            " * Inputs: none\n"
            " * Generator sha256: %s (src/curve/gen_base_table.c)\n"
-           " * ecopt_ge_base_table_bytes[i][j] = [(j+1) 256^i] B of edwards25519 (RFC 8032 section 5.1), as canonical\n"
+           " * ecopt_ge_base_table_bytes[i][j] = [(j+1) 1024^i] B of edwards25519 (RFC 8032 section 5.1), as canonical\n"
            " * 32-byte little-endian encodings of the affine (y + x, y - x, 2 d x y). Read by src/curve/ge.c. */\n"
            "#ifndef ECOPT_CURVE_GENERATED_GE_BASE_TABLE_H\n#define ECOPT_CURVE_GENERATED_GE_BASE_TABLE_H\n\n"
            "#include <stdint.h>\n\n"
-           "static const uint8_t ecopt_ge_base_table_bytes[32][8][3][32] = {\n",
+           "static const uint8_t ecopt_ge_base_table_bytes[26][16][3][32] = {\n",
            hex);
     ecopt_ge_ext row_base, q;
     ecopt_ge_cached c;
     ecopt_ge_base(&row_base);
-    for (int i = 0; i < 32; i++) {
+    for (int i = 0; i < 26; i++) {
         ecopt_ge_cached_from_ext(&c, &row_base);
         q = row_base;
-        printf("  { /* 256^%d B */\n", i);
-        for (int j = 0; j < 8; j++) {
+        printf("  { /* 1024^%d B */\n", i);
+        for (int j = 0; j < 16; j++) {
             ecopt_fe zi, x, y, ypx, ymx, xy2d;
             ecopt_fe_invert(&zi, &q.Z);
             ecopt_fe_mul(&x, &q.X, &zi);
@@ -74,11 +75,11 @@ int main(int argc, char **argv) {
             print_fe(&ymx);
             printf(",\n     ");
             print_fe(&xy2d);
-            printf("}%s\n", j < 7 ? "," : "");
+            printf("}%s\n", j < 15 ? "," : "");
             ecopt_ge_add(&q, &q, &c);
         }
-        printf("  }%s\n", i < 31 ? "," : "");
-        for (int k = 0; k < 8; k++) ecopt_ge_double(&row_base, &row_base, k == 7);
+        printf("  }%s\n", i < 25 ? "," : "");
+        for (int k = 0; k < 10; k++) ecopt_ge_double(&row_base, &row_base, k == 9);
     }
     printf("};\n\n#endif /* ECOPT_CURVE_GENERATED_GE_BASE_TABLE_H */\n");
     return ferror(stdout) ? 3 : 0;

@@ -6,7 +6,7 @@
  *     is_identity, has_small_order on every pair;
  *   - group laws on random points (add/sub/double chains, doubling without T followed by one with T);
  *   - decode and decode_zip215 on edge encodings (y around 0, 1, p, 2^255 - 1, both sign bits) and random bytes;
- *   - scalarmult and scalarmult_base on random and edge scalars, every (digit, position) of the radix-16 fixed-base
+ *   - scalarmult and scalarmult_base on random and edge scalars, every (digit, position) of the radix-32 fixed-base
  *     table, double_scalarmult_vartime, the ladder against RFC 7748's ladder in mpz;
  *   - the backend table's ed25519_scalarmult_base on any 256-bit scalar. */
 #include <stdio.h>
@@ -313,21 +313,25 @@ int main(int argc, char **argv) {
         mpz_clear(e);
     }
 
-    /* Every (digit, position) of a radix-16 fixed-base table: s = d 16^i, d = 1..15, i = 0..63 (s < 2^255 only),
-     * expected values by repeated addition in the reference. */
+    /* Every (digit, position) of the radix-32 fixed-base table: s = d 32^i, d = 1..31, i = 0..51 (s < 2^255 only;
+     * d >= 16 recodes to d - 32 and a carry, so both signs of every entry are read), expected values by repeated
+     * addition in the reference. */
     {
         ref_pt Pi, acc;
         ref_pt_init(&Pi);
         ref_pt_init(&acc);
         ref_pt_base(&Pi);
         long bad = 0;
-        for (int i = 0; i < 64; i++) {
+        for (int i = 0; i < 51; i++) {
             ref_pt_identity(&acc);
-            for (unsigned d = 1; d < 16; d++) {
+            for (unsigned d = 1; d < 32; d++) {
                 ref_pt_add(&acc, &acc, &Pi);
-                if (i == 63 && d >= 8) break; /* d 16^63 >= 2^255 */
                 uint8_t s[32] = {0};
-                s[i / 2] = (uint8_t)(d << (4 * (i % 2)));
+                /* d << 5i, spread over the bytes it touches (bits 5i..5i+4). */
+                int bit = 5 * i;
+                unsigned v = d << (bit % 8);
+                s[bit / 8] = (uint8_t)v;
+                if (bit / 8 + 1 < 32) s[bit / 8 + 1] = (uint8_t)(v >> 8);
                 ecopt_ge_ext r;
                 ecopt_ge_scalarmult_base(&r, s);
                 if (expect_pt("ge_scalarmult_base table entry", &r, &acc)) {
@@ -335,7 +339,7 @@ int main(int argc, char **argv) {
                     if (++bad > 5) break;
                 }
             }
-            for (int k = 0; k < 4; k++) ref_pt_double(&Pi, &Pi);
+            for (int k = 0; k < 5; k++) ref_pt_double(&Pi, &Pi);
         }
         ref_pt_clear(&Pi);
         ref_pt_clear(&acc);
