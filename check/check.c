@@ -210,7 +210,7 @@ static int prove_linear(run *R, bool **same, const uint32_t *argmap, const check
                 continue;
             lf_id a = lf_of(l, ce), b = lf_of(l, prog[j][i]);
             if (a && b && a != b && getenv("ECOPT_CHECK_EXPLAIN")) {
-                static char dbuf[20000];
+                static char dbuf[200000];
                 lf_diff(l, a, b, dbuf, sizeof dbuf);
                 fprintf(stderr, "LF limb %u: %s\n", i, dbuf);
             }

@@ -624,7 +624,13 @@ ex_id ex_trunc(ex_ctx *x, unsigned w, ex_id a)
         if (x->n[p.id].kind == EX_CONST)
             return mk_and(x, q.id, ex_const(x, x->n[p.id].k & m));
     }
-    return sum1(x, w, a, 1, 0);
+    /* x^2 mod 2^w <= 2^w - 4 for w >= 3: squares are 0, 1 or 4 mod 8 (clang adds a bit into the low word of a
+     * square without a carry; a true bound, so every node that equals this one may carry it) */
+    bool square = n->kind == EX_MUL && w >= 3 && x->pool[n->args].id == x->pool[n->args + 1].id;
+    ex_id r = sum1(x, w, a, 1, 0); /* (may move x->n: n is not used below) */
+    if (r && square && x->n[r].hi > m - 3)
+        x->n[r].hi = m - 3;
+    return r;
 }
 
 static ex_id mk_mul(ex_ctx *x, ex_id a, ex_id b)

@@ -174,12 +174,60 @@ static int grow_table(uint32_t **tab, uint32_t *cap, uint32_t count, const void 
     return 0;
 }
 
-/* sum_bounds — interval of k + sum c_i a_i from the atoms' bounds */
+/* sum_bounds — interval of k + sum c_i a_i from the atoms' bounds. A pair of floors of one sum X,
+ * c floor(X / 2^j) - c 2^(k-j) floor(X / 2^k) with j < k, is c floor((X mod 2^k) / 2^j), in c [0, 2^(k-j) - 1]
+ * (X = 2^k q + r: floor(X / 2^j) = 2^(k-j) q + floor(r / 2^j)): the bits j..k-1 of X, which interval arithmetic
+ * on the two floors alone would widen to the range of X. */
 static void sum_bounds(const lf_ctx *l, const uint32_t *a, mpz_t *c, uint32_t n, const mpz_t k, mpz_t lo, mpz_t hi)
 {
     mpz_set(lo, k);
     mpz_set(hi, k);
+    uint32_t fl[16], nfl = 0;
+    uint64_t paired = 0; /* bit q: fl[q] is in a pair */
+    for (uint32_t i = 0; i < n && nfl < 16; i++)
+        if (l->at[a[i]].kind == LA_FLOOR)
+            fl[nfl++] = i;
+    if (nfl >= 2) {
+        mpz_t m, plo, phi;
+        mpz_init(m);
+        mpz_init(plo);
+        mpz_init(phi);
+        for (uint32_t p = 0; p < nfl; p++)
+            for (uint32_t q = 0; q < nfl; q++) {
+                uint32_t i = fl[p], j = fl[q];
+                const lf_atom *ti = &l->at[a[i]], *tj = &l->at[a[j]];
+                if (p == q || ((paired >> p) & 1) || ((paired >> q) & 1) || ti->a[0] != tj->a[0] || ti->k >= tj->k)
+                    continue;
+                mpz_mul_2exp(m, c[i], (mp_bitcnt_t)(tj->k - ti->k));
+                mpz_neg(m, m);
+                if (mpz_cmp(m, c[j]) != 0)
+                    continue;
+                /* c_i [0, 2^(kj-ki) - 1] */
+                mpz_set_ui(m, 1);
+                mpz_mul_2exp(m, m, (mp_bitcnt_t)(tj->k - ti->k));
+                mpz_sub_ui(m, m, 1);
+                mpz_mul(m, m, c[i]);
+                if (mpz_sgn(c[i]) > 0) {
+                    mpz_set_ui(plo, 0);
+                    mpz_set(phi, m);
+                } else {
+                    mpz_set(plo, m);
+                    mpz_set_ui(phi, 0);
+                }
+                mpz_add(lo, lo, plo);
+                mpz_add(hi, hi, phi);
+                paired |= (uint64_t)1 << p | (uint64_t)1 << q;
+            }
+        mpz_clear(m);
+        mpz_clear(plo);
+        mpz_clear(phi);
+    }
     for (uint32_t i = 0; i < n; i++) {
+        bool skip = false;
+        for (uint32_t p = 0; p < nfl && !skip; p++)
+            skip = fl[p] == i && ((paired >> p) & 1);
+        if (skip)
+            continue;
         const lf_atom *t = &l->at[a[i]];
         if (mpz_sgn(c[i]) > 0) {
             mpz_addmul(lo, c[i], t->lo);
@@ -482,6 +530,14 @@ static lf_id lf_floor(lf_ctx *l, lf_id s, unsigned k)
     mpz_init(half);
     mpz_init(full);
     lf_id res = 0, cur = s;
+    /* decided by the bounds known for s itself (they may be narrower than its terms' interval: intersect) */
+    mpz_fdiv_q_2exp(q, l->su[s].lo, k);
+    mpz_fdiv_q_2exp(r, l->su[s].hi, k);
+    if (mpz_cmp(q, r) == 0) {
+        res = sum_const(l, q);
+        b_clear(&outer);
+        goto out;
+    }
     for (;;) {
         mpz_set_ui(full, 1);
         mpz_mul_2exp(full, full, k);
@@ -750,16 +806,40 @@ static lf_id tr_node(lf_ctx *l, ex_id e)
     }
     case EX_UNKNOWN: res = 0; break;
     case EX_SUM: {
+        /* A wrapping sum is (k + sum c_i v_i) mod 2^w: any coefficients congruent mod 2^w give it, so those above
+         * 2^(w-1) are taken negative (c - 2^w), and when the interval of k + sum c_i v_i from the operands' own
+         * bounds (narrower than their terms' intervals: intersect) lies in [0, 2^w), the sum is that integer and
+         * needs no floor (a - b + 2p of a field subtraction, say). */
         bld b;
         b_init(&b);
         set_u128(b.k, n->k);
+        mpz_set(lo, b.k);
+        mpz_set(hi, b.k);
+        mpz_t full, half;
+        mpz_init(full);
+        mpz_init(half);
+        mpz_set_ui(full, 1);
+        mpz_mul_2exp(full, full, n->width);
+        mpz_fdiv_q_2exp(half, full, 1);
         for (uint32_t i = 0; i < n->nargs; i++) {
             set_u128(t, a[i].c);
+            if (n->wraps && mpz_cmp(t, half) > 0)
+                mpz_sub(t, t, full);
+            const lf_sum *os = &l->su[l->memo[a[i].id]];
+            mpz_addmul(lo, t, mpz_sgn(t) > 0 ? os->lo : os->hi);
+            mpz_addmul(hi, t, mpz_sgn(t) > 0 ? os->hi : os->lo);
             b_sum(l, &b, l->memo[a[i].id], t);
         }
         res = b_finish(l, &b);
-        if (res && n->wraps)
-            res = lf_mod(l, res, n->width);
+        if (res && n->wraps) {
+            if (mpz_sgn(lo) >= 0 && mpz_cmp(hi, full) < 0)
+                intersect(l, res, lo, hi);
+            else
+                res = lf_mod(l, res, n->width);
+        } else if (res)
+            intersect(l, res, lo, hi);
+        mpz_clear(full);
+        mpz_clear(half);
         break;
     }
     case EX_MUL: {
@@ -781,7 +861,9 @@ static lf_id tr_node(lf_ctx *l, ex_id e)
         } else {
             mpz_set_ui(hi, 1);
             mpz_mul_2exp(hi, hi, 64);
-            mpz_sub_ui(hi, hi, 1);
+            /* a square's low word is at most 2^64 - 4: x^2 mod 8 is 0, 1 or 4, so x^2 mod 2^64 is never 2^64 - 1,
+             * 2^64 - 2 or 2^64 - 3 (compilers use it: clang adds a bit to the low word of x*x without a carry) */
+            mpz_sub_ui(hi, hi, A == B ? 4 : 1);
             uint32_t lo_at = atom(l, LA_MULLO, args, 2, 0, lo, hi);
             mpz_fdiv_q_2exp(plo, plo, 64);
             mpz_fdiv_q_2exp(phi, phi, 64);
@@ -1081,12 +1163,52 @@ void lf_print(const lf_ctx *l, lf_id s, char *buf, size_t len)
     buf[len - 1] = 0;
 }
 
+/* atom_bits — "{lo..hi: operand lo..hi}" as signed bit lengths (debugging aid; a static buffer) */
+static const char *atom_bits(const lf_ctx *l, uint32_t a)
+{
+    static char out[160];
+    const lf_atom *t = &l->at[a];
+    long v[6] = { 0, 0, 0, 0, 0, 0 };
+    const mpz_t *z[6] = { &t->lo, &t->hi, NULL, NULL, NULL, NULL };
+    for (unsigned i = 0; i < t->na && i < 2; i++) {
+        z[2 + 2 * i] = &l->su[t->a[i]].lo;
+        z[3 + 2 * i] = &l->su[t->a[i]].hi;
+    }
+    for (int i = 0; i < 6; i++)
+        if (z[i])
+            v[i] = mpz_sgn(*z[i]) * (long)(mpz_sgn(*z[i]) ? mpz_sizeinbase(*z[i], 2) : 0);
+    if (t->na >= 2)
+        snprintf(out, sizeof out, "{%ld..%ld bits; operands %ld..%ld, %ld..%ld} ", v[0], v[1], v[2], v[3], v[4], v[5]);
+    else
+        snprintf(out, sizeof out, "{%ld..%ld bits; operand %ld..%ld} ", v[0], v[1], v[2], v[3]);
+    return out;
+}
+
 /* lf_diff — the terms in which sums a and b differ; where exactly one atom differs on each side and both are of
  * one kind, it descends into the first differing operand pair (a debugging aid). */
 void lf_diff(const lf_ctx *l, lf_id a, lf_id b, char *buf, size_t len)
 {
     size_t pos = 0;
     buf[0] = 0;
+    /* ECOPT_CHECK_EXPLAIN=N prints N levels of each differing term (1 to 3; other values: 3) */
+    const char *ev = getenv("ECOPT_CHECK_EXPLAIN");
+    int lv = ev ? atoi(ev) : 3;
+    if (lv < 1 || lv > 3)
+        lv = 3;
+    if (getenv("ECOPT_CHECK_ATOMS")) { /* ECOPT_CHECK_ATOMS=ID,ID,...: those atoms and their bounds first */
+        const char *p = getenv("ECOPT_CHECK_ATOMS");
+        while (*p) {
+            char *e;
+            unsigned long id = strtoul(p, &e, 10);
+            if (e == p) break;
+            p = *e ? e + 1 : e;
+            if (id == 0 || id > l->nat) continue;
+            char tmp[128];
+            snprintf(tmp, sizeof tmp, "\n  atom @%lu %s", id, atom_bits(l, (uint32_t)id));
+            lf_put(buf, len, &pos, tmp);
+            print_atom(l, (uint32_t)id, buf, len, &pos, 5);
+        }
+    }
     for (int depth = 0; depth < 40; depth++) {
         const lf_sum *A = &l->su[a], *B = &l->su[b];
         uint32_t onlya[64], onlyb[64], na = 0, nb = 0;
@@ -1171,18 +1293,18 @@ void lf_diff(const lf_ctx *l, lf_id a, lf_id b, char *buf, size_t len)
             lf_put(buf, len, &pos, "\n  A: ");
             lf_put(buf, len, &pos, cs);
             free(cs);
-            snprintf(tmp, sizeof tmp, " * @%u ", l->tatom[onlya[q]]);
+            snprintf(tmp, sizeof tmp, " * @%u %s", l->tatom[onlya[q]], atom_bits(l, l->tatom[onlya[q]]));
             lf_put(buf, len, &pos, tmp);
-            print_atom(l, l->tatom[onlya[q]], buf, len, &pos, 4);
+            print_atom(l, l->tatom[onlya[q]], buf, len, &pos, 7 - lv);
         }
         for (uint32_t q = 0; q < nb; q++) {
             char *cs = mpz_get_str(NULL, 16, l->tcoef[onlyb[q]]);
             lf_put(buf, len, &pos, "\n  B: ");
             lf_put(buf, len, &pos, cs);
             free(cs);
-            snprintf(tmp, sizeof tmp, " * @%u ", l->tatom[onlyb[q]]);
+            snprintf(tmp, sizeof tmp, " * @%u %s", l->tatom[onlyb[q]], atom_bits(l, l->tatom[onlyb[q]]));
             lf_put(buf, len, &pos, tmp);
-            print_atom(l, l->tatom[onlyb[q]], buf, len, &pos, 4);
+            print_atom(l, l->tatom[onlyb[q]], buf, len, &pos, 7 - lv);
         }
         break;
     }

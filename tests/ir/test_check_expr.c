@@ -478,6 +478,28 @@ static void test_linear_forms(void)
     u128 c4[4] = { 1, (u128)1 << 64, 1, (u128)1 << 64 };
     ex_id wide = ex_sum(x, 128, t4, c4, 4, 0); /* may wrap: its carry is lost, so compare the high word */
     expect_linear(x, l, "two-word sum, high word", s2, ex_shr(x, 64, wide, 64));
+    /* clang adds a bit into the low word of a square without a carry (x^2 mod 2^64 <= 2^64 - 4): as a 64-bit add,
+     * or as a 128-bit sum; the bit is the top bit of one word, or of the high word of a wrapping two-word sum
+     * (floor(W / 2^127) - 2 floor(W / 2^128) of the unwrapped W is a bit: sum_bounds' pair of floors) */
+    ex_id sq = ex_mul(x, 64, a1, a1);
+    ex_id bits[2] = { ex_shr(x, 64, b1, 63), ex_shr(x, 64, ex_shr(x, 64, wide, 64), 63) };
+    for (unsigned i = 0; i < 2; i++) {
+        ex_id tq[2] = { sq, bits[i] };
+        ex_id full = ex_sum(x, 128, tq, NULL, 2, 0);
+        expect_linear(x, l, i ? "square low word + top bit of a two-word sum" : "square low word + top bit",
+                      ex_add(x, 64, sq, bits[i]), full);
+        expect_linear(x, l, i ? "square low word + top bit of a two-word sum: no carry" : "square low word + top bit: no carry",
+                      ex_shr(x, 64, full, 64), zero);
+    }
+    /* a field subtraction's a - b + 2^52 as a wrapping 64-bit sum (the coefficient of b is 2^64 - 1) of two 51-bit
+     * values, each the low bits of a product (their bounds are narrower than their terms' intervals): the exact
+     * integer, so its bits 60 and up are 0 */
+    ex_id m51 = ex_const(x, ((u128)1 << 51) - 1);
+    ex_id pa = ex_and(x, 64, ex_mul(x, 64, a0, b0), m51), pb = ex_and(x, 64, ex_mul(x, 64, a1, b1), m51);
+    ex_id tsub[2] = { pa, pb };
+    u128 csub[2] = { 1, msk(64) };
+    ex_id fsub = ex_sum(x, 64, tsub, csub, 2, (u128)1 << 52);
+    expect_linear(x, l, "a - b + 2^52 of 51-bit values: no bits from 60 up", ex_shr(x, 64, fsub, 60), zero);
     lf_free(l);
     ex_ctx_free(x);
     printf("linear forms: %u regroupings meet\n", lf_same);
