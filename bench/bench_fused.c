@@ -1,6 +1,8 @@
 /* bench_fused.c — `make bench` (second program): the adx backend's whole-formula functions (src/curve/fused_adx.h)
  * against the C formulas of src/curve/ge_formulas.h (what mont.c and ge.c run otherwise) over the adx field
- * operations (calling the proved multiply and square one by one), side by side in one process: for
+ * operations (calling the proved multiply and square one by one), and the same for the adx4 backend's ladder step
+ * (src/curve/fused_adx4.h, bench_fused_adx4.c), side by side in one process (the ladder rows: the step with its
+ * two cswaps, which the whole formulas do by cmov): for
  * each round every implementation runs one batch of BATCH calls in a freshly shuffled order, pinned to one CPU;
  * the report is the median batch in rdtsc ticks per call. Then a verification-shaped loop three ways (all C, all
  * fused, fused doublings only: what ge.c's ECOPT_GE_VT_FUSED chose). Not a test: nothing here asserts a speed.
@@ -41,11 +43,21 @@ __attribute__((noinline)) static void c_add(ecopt_ge_ext *r, const ecopt_ge_ext 
 __attribute__((noinline)) static void c_dbl(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
     double_c(r, p, with_t);
 }
+/* The ladder step with its two cswaps (the fused step does both, by cmov), the swap bit alternating. */
+static uint64_t swap_bit[1];
 __attribute__((noinline)) static void c_ladder(void) {
+    swap_bit[0] ^= 1;
+    ecopt_fe_cswap(&x2, &x3, swap_bit[0]);
+    ecopt_fe_cswap(&z2, &z3, swap_bit[0]);
     ecopt_mont_ladderstep_c(&x2, &z2, &x3, &z3, &x1);
 }
+/* bench_fused_adx4.c: the adx4 backend's ladder step, C formulas and whole formula (a state of its own). */
+void bench_fused_adx4_setup(void);
+void bench_fused_adx4_c_ladder(void);
+void bench_fused_adx4_f_ladder(void);
 static void f_ladder(void) {
-    ecopt_mont_ladderstep_fused_adx(x2.v, z2.v, x3.v, z3.v, x1.v, x2.v, z2.v, x3.v, z3.v);
+    swap_bit[0] ^= 1;
+    ecopt_mont_ladderstep_fused_adx(x2.v, z2.v, x3.v, z3.v, x1.v, x2.v, z2.v, x3.v, z3.v, swap_bit);
 }
 static void f_madd(void) {
     ecopt_ge_madd_fused_adx(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v, P.T.v, N.YpX.v, N.YmX.v, N.XY2d.v);
@@ -156,12 +168,15 @@ int main(int argc, char **argv) {
         TA[j] = Q;
         TB[j] = N;
     }
-    impl im[] = {{"ladderstep", c_ladder, 200}, {"ladderstep", f_ladder, 200}, {"madd", cc_madd, 200},
+    bench_fused_adx4_setup();
+    impl im[] = {{"ladder adx", c_ladder, 200}, {"ladder adx", f_ladder, 200},
+                 {"ladder adx4", bench_fused_adx4_c_ladder, 200}, {"ladder adx4", bench_fused_adx4_f_ladder, 200},
+                 {"madd", cc_madd, 200},
                  {"madd", f_madd, 200},         {"add", cc_add, 200},          {"add", f_add, 200},
                  {"double", cc_dbl, 200},       {"double", f_dbl, 200},        {"double_xyz", cc_dblx, 200},
                  {"double_xyz", f_dblx, 200},   {"verify loop", loop_c, 2},    {"all fused", loop_fused, 2},
                  {"verify loop", loop_c, 2},    {"fused dbl", loop_fused_dbl, 2}};
-    enum { NI = 14 };
+    enum { NI = 16 };
     double *smp[NI];
     for (int k = 0; k < NI; k++)
         smp[k] = malloc(sizeof(double) * (size_t)rounds);
@@ -184,7 +199,8 @@ int main(int argc, char **argv) {
             smp[ord[k]][r] = (double)(ticks() - t0) / m->batch;
         }
     }
-    printf("whole formulas (adx): median rdtsc ticks per call, %d rounds of 200 calls (loops: 2), pinned to CPU %d\n",
+    printf("whole formulas (adx; ladder adx4: adx4): median rdtsc ticks per call, %d rounds of 200 calls "
+           "(loops: 2), pinned to CPU %d\n",
            rounds, cpu);
     double med[NI];
     for (int k = 0; k < NI; k++) {
@@ -193,7 +209,7 @@ int main(int argc, char **argv) {
         free(smp[k]);
     }
     for (int k = 0; k < NI; k += 2)
-        printf("%-12s C %8.1f  %-14s %8.1f  ratio %.3f\n", im[k].name, med[k], k < 10 ? "fused" : im[k + 1].name,
+        printf("%-12s C %8.1f  %-14s %8.1f  ratio %.3f\n", im[k].name, med[k], k < 12 ? "fused" : im[k + 1].name,
                med[k + 1], med[k + 1] / med[k]);
     return 0;
 }

@@ -8,7 +8,8 @@
 #      is what `ecopt opt` hashes), or a fiat-crypto JSON file from ../shared/fiat-json (the file is hashed), or an
 #      IR text file (`--ir NAME`) from src/curve/formulas/ (the whole formulas, composed with `call`; the file is
 #      hashed, and each callee block that states a generator kind, `func fe_<x>` ... `kind <op>`, must be exactly
-#      what `ecopt gen --prime 2^255-19 --method solinas-unsaturated --limbs 5 --op <op> --name fe_<x>` prints);
+#      what `ecopt gen --prime 2^255-19 --method M --limbs N --op <op> --name fe_<x>` prints, M and N from its
+#      `repr` line: radix 51 x 5 solinas-unsaturated 5, radix 64 x 4 solinas-saturated 4, nothing else);
 #      its sha256 must equal the header's;
 #   3. `ecopt check FILE.S <that program> --symbol <name>` must say PROVED (exit 0).
 # Any other outcome, or a .S this script cannot trace to its program, fails.
@@ -119,11 +120,23 @@ foreach(asm IN LISTS asm_files)
       string(REPLACE ":" ";" pv "${pair}")
       list(GET pv 0 cname)
       list(GET pv 1 cop)
-      string(REGEX MATCH "\nfunc ${cname}\n  prime [^\n]*\n  repr [^\n]*\n  kind " claims "\n${irtext}")
+      string(REGEX MATCH "\nfunc ${cname}\n  prime [^\n]*\n  repr ([^\n]*)\n  kind " claims "\n${irtext}")
       if(NOT claims)
         continue()
       endif()
-      execute_process(COMMAND ${ECOPT} gen --prime 2^255-19 --method solinas-unsaturated --limbs 5 --op ${cop}
+      # The generator is named by the callee's layout: radix 2^51 in 5 limbs (the adx backend) is
+      # solinas-unsaturated, 4 limbs of 64 bits (adx4) solinas-saturated; any other layout is refused.
+      if(CMAKE_MATCH_1 STREQUAL "radix 51,51,51,51,51")
+        set(gmethod solinas-unsaturated)
+        set(glimbs 5)
+      elseif(CMAKE_MATCH_1 STREQUAL "radix 64,64,64,64")
+        set(gmethod solinas-saturated)
+        set(glimbs 4)
+      else()
+        list(APPEND callee_bad ${cname})
+        continue()
+      endif()
+      execute_process(COMMAND ${ECOPT} gen --prime 2^255-19 --method ${gmethod} --limbs ${glimbs} --op ${cop}
                               --name ${cname} --emit ir
                       RESULT_VARIABLE rc OUTPUT_VARIABLE gentext)
       string(FIND "${irtext}" "${gentext}" at)

@@ -7,7 +7,8 @@
  * Bounds:  in: the programs' (checked by the proof for every input within them): ecopt_ge_* coordinates tight
  *          (every limb < 2^51 + 2^15, fe_u64.h), cached YpX, YmX, Z2, T2d loose (< 2^52 + 2^16); the ladder's five
  *          inputs within the multiply's output bounds (limb 1 <= 2^51 + 2^10, the others < 2^51), which every
- *          ladder value in mont.c meets (products, frombytes, 0, 1, and cswaps of them).
+ *          ladder value in mont.c meets (products, frombytes, 0, 1, and cswaps of them); the ladder's swap bit 0
+ *          or 1.
  *          out: the multiply's output bounds (within tight).
  * Alias:   each output may equal the input of the same coordinate (X3 = X1, ..., x2_out = x2, ...), so r = p and
  *          the ladder state update in place; no other overlap.
@@ -23,11 +24,13 @@
 
 #include <stdint.h>
 
-/* One X25519 ladder step (the formulas between the two cswaps): (x2, z2) = 2 (x2 : z2), (x3, z3) = the
- * differential sum with difference x1. tests/ir/ladderstep.ir. */
+/* One X25519 ladder step with its conditional swap (swap[0] in {0, 1}, a secret: selected by cmov, no branch):
+ * (x2 : z2), (x3 : z3) exchanged when swap[0] = 1, then (x2, z2) = 2 (x2 : z2), (x3, z3) = the differential sum
+ * with difference x1: the same outputs as RFC 7748's two cswaps and the step. tests/ir/ladderstep.ir with the
+ * swap, src/curve/formulas/ladderstep.ir. */
 void ecopt_mont_ladderstep_fused_adx(uint64_t x2_out[5], uint64_t z2_out[5], uint64_t x3_out[5], uint64_t z3_out[5],
                                      const uint64_t x1[5], const uint64_t x2[5], const uint64_t z2[5],
-                                     const uint64_t x3[5], const uint64_t z3[5]);
+                                     const uint64_t x3[5], const uint64_t z3[5], const uint64_t swap[1]);
 
 /* (X3:Y3:Z3:T3) = (X1:Y1:Z1:T1) + (y2+x2, y2-x2, 2d x2 y2): ecopt_ge_madd. */
 void ecopt_ge_madd_fused_adx(uint64_t X3[5], uint64_t Y3[5], uint64_t Z3[5], uint64_t T3[5], const uint64_t X1[5],

@@ -4,10 +4,16 @@
 #include "ct.h"
 #include "curve/ge_formulas.h"
 
-/* The adx backend's ladder step as one proved function (fused_adx.h), unless built with -DECOPT_ADX_FUSED=OFF. */
+/* The adx and adx4 backends' ladder steps as one proved function each (fused_adx.h, fused_adx4.h), unless built
+ * with -DECOPT_ADX_FUSED=OFF. */
 #if defined(ECOPT_FE_BACKEND_adx) && defined(ECOPT_ADX_FUSED)
 #include "curve/fused_adx.h"
 #define ECOPT_MONT_FUSED 1
+#define ecopt_mont_ladderstep_fused ecopt_mont_ladderstep_fused_adx
+#elif defined(ECOPT_FE_BACKEND_adx4) && defined(ECOPT_ADX_FUSED)
+#include "curve/fused_adx4.h"
+#define ECOPT_MONT_FUSED 1
+#define ecopt_mont_ladderstep_fused ecopt_mont_ladderstep_fused_adx4
 #else
 #define ECOPT_MONT_FUSED 0
 #endif
@@ -15,6 +21,9 @@
 void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]) {
     ecopt_fe x1, x2, z2, x3, z3, t;
     uint64_t swap = 0;
+#if ECOPT_MONT_FUSED
+    uint64_t sw[1]; /* the step's swap bit, in memory (fiat's convention: every argument an array) */
+#endif
 
     ecopt_fe_frombytes(&x1, u); /* masks bit 255 (RFC 7748 decodeUCoordinate) */
     ecopt_fe_1(&x2);
@@ -25,16 +34,19 @@ void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]
     for (int i = 254; i >= 0; i--) {
         uint64_t k_t = (uint64_t)(k[i >> 3] >> (i & 7)) & 1;
         swap ^= k_t;
+#if ECOPT_MONT_FUSED
+        /* The two cswaps and the step as one program (src/curve/formulas/ladderstep.ir, ladderstep_adx4.ir): it
+         * selects the doubled point's A = x + z and B = x - z by cmov, the sum needs no selecting, and it writes
+         * what the cswaps and the step would, in place. The input bounds hold: adx4's are every 256-bit value;
+         * adx's are the multiply's output bounds, and x1 is frombytes' (limbs < 2^51), x2, z2, x3, z3 are 0, 1,
+         * x1 or outputs of the step itself; sw[0] is 0 or 1. */
+        sw[0] = swap;
+        ecopt_mont_ladderstep_fused(x2.v, z2.v, x3.v, z3.v, x1.v, x2.v, z2.v, x3.v, z3.v, sw);
+        swap = k_t;
+#else
         ecopt_fe_cswap(&x2, &x3, swap);
         ecopt_fe_cswap(&z2, &z3, swap);
         swap = k_t;
-
-#if ECOPT_MONT_FUSED
-        /* The same formulas (src/curve/formulas/ladderstep.ir), the state updated in place. Its input bounds (the
-         * multiply's output bounds) hold: x1 is frombytes' (limbs < 2^51), and x2, z2, x3, z3 are 0, 1, x1 or
-         * outputs of the step itself, exchanged by cswaps. */
-        ecopt_mont_ladderstep_fused_adx(x2.v, z2.v, x3.v, z3.v, x1.v, x2.v, z2.v, x3.v, z3.v);
-#else
         ecopt_mont_ladderstep_c(&x2, &z2, &x3, &z3, &x1);
 #endif
     }
@@ -50,4 +62,7 @@ void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]
     ecopt_memzero_explicit(&x3, sizeof x3);
     ecopt_memzero_explicit(&z3, sizeof z3);
     ecopt_memzero_explicit(&swap, sizeof swap);
+#if ECOPT_MONT_FUSED
+    ecopt_memzero_explicit(sw, sizeof sw);
+#endif
 }

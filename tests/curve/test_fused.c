@@ -8,7 +8,9 @@
  *     are generated from the same IR as the adx assembly), so their limbs must be identical; ecopt_ge_double
  *     (which computes 2 Z1^2 with fe_sq2) and ecopt_ge_sub agree mod p;
  *   - themselves with every output passed as the input it may alias (r = p, the ladder in place);
- * and every output limb within the multiply's output bounds (limb 1 <= 2^51 + 2^10, the others < 2^51).
+ * and every output limb within the multiply's output bounds (limb 1 <= 2^51 + 2^10, the others < 2^51). The ladder
+ * steps (adx, and adx4's from src/curve/fused_adx4.h on any 256-bit limbs) take the swap bit, 0 or 1 at random:
+ * their outputs must be RFC 7748's two cswaps followed by the step.
  * Exit 77 (skip) when this CPU lacks BMI2/ADX. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include <gmp.h>
 
 #include "curve/fused_adx.h"
+#include "curve/fused_adx4.h"
 #include "curve/ge.h"
 #include "ref25519.h"
 #include "testutil.h"
@@ -88,22 +91,16 @@ static int expect_limbs(const char *what, const uint64_t got[5], const uint64_t 
 #define S(r, a, b) ref_fe_sub(r, a, b)
 
 /* ---- the ladder step -------------------------------------------------------------------------------------- */
-static void check_ladder(tu_rng *rng) {
-    uint64_t in[5][5], out[4][5], st[5][5];
-    for (int k = 0; k < 5; k++) rnd_fe_mulout(rng, in[k]);
-    ecopt_mont_ladderstep_fused_adx(out[0], out[1], out[2], out[3], in[0], in[1], in[2], in[3], in[4]);
-    /* in place, as mont.c calls it */
-    memcpy(st, in, sizeof st);
-    ecopt_mont_ladderstep_fused_adx(st[1], st[2], st[3], st[4], st[0], st[1], st[2], st[3], st[4]);
-    for (int k = 0; k < 4; k++) expect_limbs("ladderstep in place", st[k + 1], out[k]);
-
-    mpz_t x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb, t, u, a24;
-    mpz_inits(x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb, t, u, a24, NULL);
-    to_mpz(x1, in[0]);
-    to_mpz(x2, in[1]);
-    to_mpz(z2, in[2]);
-    to_mpz(x3, in[3]);
-    to_mpz(z3, in[4]);
+/* The step with its swap: in = x1, x2, z2, x3, z3 (mod p), swap 0 or 1; want[0..3] = x2, z2, x3, z3 after RFC 7748's
+ * two cswaps by swap and the step. */
+static void ladder_ref(mpz_t want[4], mpz_t in[5], uint64_t swap) {
+    mpz_t x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb, t, a24;
+    mpz_inits(x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb, t, a24, NULL);
+    mpz_set(x1, in[0]);
+    mpz_set(x2, in[swap ? 3 : 1]);
+    mpz_set(z2, in[swap ? 4 : 2]);
+    mpz_set(x3, in[swap ? 1 : 3]);
+    mpz_set(z3, in[swap ? 2 : 4]);
     mpz_set_ui(a24, 121665);
     A(a, x2, z2);
     M(aa, a, a);
@@ -115,19 +112,92 @@ static void check_ladder(tu_rng *rng) {
     M(da, d, a);
     M(cb, c, b);
     A(t, da, cb);
-    M(t, t, t);
-    expect_fe("ladderstep x3", out[2], t);
+    M(want[2], t, t);       /* x3 = (DA + CB)^2 */
     S(t, da, cb);
     M(t, t, t);
-    M(t, t, x1);
-    expect_fe("ladderstep z3", out[3], t);
-    M(t, aa, bb);
-    expect_fe("ladderstep x2", out[0], t);
+    M(want[3], t, x1);      /* z3 = x1 (DA - CB)^2 */
+    M(want[0], aa, bb);     /* x2 = AA BB */
     M(t, a24, e);
     A(t, t, aa);
-    M(t, t, e);
-    expect_fe("ladderstep z2", out[1], t);
-    mpz_clears(x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb, t, u, a24, NULL);
+    M(want[1], t, e);       /* z2 = E (AA + a24 E) */
+    mpz_clears(x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb, t, a24, NULL);
+}
+
+static const char *const ladder_names[4] = {"x2", "z2", "x3", "z3"};
+
+static void check_ladder(tu_rng *rng) {
+    uint64_t in[5][5], out[4][5], st[5][5], sw[1];
+    for (int k = 0; k < 5; k++) rnd_fe_mulout(rng, in[k]);
+    sw[0] = tu_rng_below(rng, 2);
+    ecopt_mont_ladderstep_fused_adx(out[0], out[1], out[2], out[3], in[0], in[1], in[2], in[3], in[4], sw);
+    /* in place, as mont.c calls it */
+    memcpy(st, in, sizeof st);
+    ecopt_mont_ladderstep_fused_adx(st[1], st[2], st[3], st[4], st[0], st[1], st[2], st[3], st[4], sw);
+    for (int k = 0; k < 4; k++) expect_limbs("ladderstep in place", st[k + 1], out[k]);
+
+    mpz_t m[5], want[4];
+    for (int k = 0; k < 5; k++) {
+        mpz_init(m[k]);
+        to_mpz(m[k], in[k]);
+    }
+    for (int k = 0; k < 4; k++) mpz_init(want[k]);
+    ladder_ref(want, m, sw[0]);
+    char label[64];
+    for (int k = 0; k < 4; k++) {
+        snprintf(label, sizeof label, "ladderstep swap %d %s", (int)sw[0], ladder_names[k]);
+        expect_fe(label, out[k], want[k]);
+    }
+    for (int k = 0; k < 5; k++) mpz_clear(m[k]);
+    for (int k = 0; k < 4; k++) mpz_clear(want[k]);
+}
+
+/* ---- the adx4 ladder step (4 x 64 bits, every 256-bit value an element) ------------------------------------ */
+static void rnd_fe4(tu_rng *r, uint64_t v[4]) {
+    for (int i = 0; i < 4; i++) v[i] = rnd_limb(r, UINT64_MAX);
+}
+
+static void to_mpz4(mpz_t z, const uint64_t v[4]) {
+    mpz_set_ui(z, 0);
+    for (int i = 3; i >= 0; i--) {
+        mpz_mul_2exp(z, z, 64);
+        mpz_add_ui(z, z, v[i]);
+    }
+    mpz_mod(z, z, ref_p);
+}
+
+static void check_ladder4(tu_rng *rng) {
+    uint64_t in[5][4], out[4][4], st[5][4], sw[1];
+    for (int k = 0; k < 5; k++) rnd_fe4(rng, in[k]);
+    sw[0] = tu_rng_below(rng, 2);
+    ecopt_mont_ladderstep_fused_adx4(out[0], out[1], out[2], out[3], in[0], in[1], in[2], in[3], in[4], sw);
+    memcpy(st, in, sizeof st);
+    ecopt_mont_ladderstep_fused_adx4(st[1], st[2], st[3], st[4], st[0], st[1], st[2], st[3], st[4], sw);
+    for (int k = 0; k < 4; k++) {
+        n_checks++;
+        if (memcmp(st[k + 1], out[k], 32) != 0) tu_fail("adx4 ladderstep in place: limbs differ");
+    }
+    mpz_t m[5], want[4], g;
+    for (int k = 0; k < 5; k++) {
+        mpz_init(m[k]);
+        to_mpz4(m[k], in[k]);
+    }
+    for (int k = 0; k < 4; k++) mpz_init(want[k]);
+    mpz_init(g);
+    ladder_ref(want, m, sw[0]);
+    for (int k = 0; k < 4; k++) {
+        to_mpz4(g, out[k]);
+        n_checks++;
+        if (mpz_cmp(g, want[k]) != 0) {
+            tu_fail("adx4 ladderstep swap %d %s: wrong value", (int)sw[0], ladder_names[k]);
+            gmp_fprintf(stderr, "  got  %#Zx\n  want %#Zx\n", g, want[k]);
+            for (int q = 0; q < 5; q++)
+                fprintf(stderr, "  in[%d] limbs %#llx %#llx %#llx %#llx\n", q, (unsigned long long)in[q][0],
+                        (unsigned long long)in[q][1], (unsigned long long)in[q][2], (unsigned long long)in[q][3]);
+        }
+    }
+    for (int k = 0; k < 5; k++) mpz_clear(m[k]);
+    for (int k = 0; k < 4; k++) mpz_clear(want[k]);
+    mpz_clear(g);
 }
 
 /* ---- edwards25519 ----------------------------------------------------------------------------------------- */
@@ -324,6 +394,7 @@ int main(int argc, char **argv) {
     tu_rng_seed(&rng, o.seed);
     for (long i = 0; i < o.iters; i++) {
         check_ladder(&rng);
+        check_ladder4(&rng);
         check_madd(&rng);
         check_add(&rng);
         check_double(&rng);
