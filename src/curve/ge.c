@@ -390,36 +390,29 @@ void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
 /* ---- variable-time double scalar multiplication (verification only) -------------------------------------------- */
 
 /* naf[0..8n]: the width-w NAF of s < 2^(8n), n <= 32 bytes, 2 <= w <= 8: each digit 0 or odd in
- * [-(2^(w-1) - 1), 2^(w-1) - 1], and any nonzero digit followed by at least w - 1 zeros. vartime: s is public. */
+ * [-(2^(w-1) - 1), 2^(w-1) - 1], and any nonzero digit followed by at least w - 1 zeros. vartime: s is public.
+ * The scan reads s's bits from the bottom with a carry c in {0, 1} (what the digits so far leave to add to the
+ * bits not yet read): where bit i + c is even, digit i is 0 and c passes on; where it is odd, the w bits from i
+ * plus c give a value v in [1, 2^w - 1], odd; digit i = v, or v - 2^w with carry 1 when v > 2^(w-1), and the scan
+ * moves on by w. A digit at i <= 8n reads bits above 8n - 1 as 0; the last one, within w - 1 bits of the top,
+ * is at most 2^(w-1) - 1 + 1 and odd, so below 2^(w-1): no carry is left past position 8n. */
+static int wnaf_bit(const uint8_t *s, int n, int i) {
+    return i < 8 * n ? (s[i / 8] >> (i % 8)) & 1 : 0;
+}
+
 static void wnaf_vartime(int8_t *naf, const uint8_t *s, int n, int w) {
-    uint64_t k[5] = {0, 0, 0, 0, 0};
-    int half = 1 << (w - 1), mask = (1 << w) - 1;
-    for (int i = 0; i < n; i++) k[i / 8] |= (uint64_t)s[i] << (8 * (i % 8));
     memset(naf, 0, (size_t)(8 * n + 1));
-    for (int i = 0; i <= 8 * n; i++) {
-        if (k[0] & 1) {
-            int d = (int)(k[0] & (uint64_t)mask);
-            if (d >= half) d -= 2 * half;
-            naf[i] = (int8_t)d;
-            /* k -= d (d < 0 adds |d|); k stays below 2^256 + 2^7, which the fifth limb holds. */
-            if (d > 0) {
-                uint64_t borrow = (uint64_t)d;
-                for (int j = 0; j < 5 && borrow; j++) {
-                    uint64_t old = k[j];
-                    k[j] = old - borrow;
-                    borrow = old < borrow;
-                }
-            } else {
-                uint64_t carry = (uint64_t)(-d);
-                for (int j = 0; j < 5 && carry; j++) {
-                    k[j] += carry;
-                    carry = k[j] < carry;
-                }
-            }
+    int carry = 0;
+    for (int i = 0; i <= 8 * n;) {
+        if (wnaf_bit(s, n, i) == carry) {
+            i++;
+            continue;
         }
-        /* k >>= 1 */
-        for (int j = 0; j < 4; j++) k[j] = (k[j] >> 1) | (k[j + 1] << 63);
-        k[4] >>= 1;
+        int v = carry;
+        for (int b = 0; b < w; b++) v += wnaf_bit(s, n, i + b) << b;
+        carry = v > (1 << (w - 1));
+        naf[i] = (int8_t)(v - (carry << w));
+        i += w;
     }
 }
 
