@@ -6,6 +6,7 @@
 
 #include "ct.h"
 #include "curve/ge_formulas.h"
+#include "curve/scalar.h"
 #include "curve/generated/ge_base_table.h"
 
 /* ECOPT_GE_FUSED: the adx backend's whole-formula functions (fused_adx.h) replace the C formulas below, which
@@ -388,36 +389,30 @@ void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
 
 /* ---- variable-time double scalar multiplication (verification only) -------------------------------------------- */
 
-/* naf[0..256]: the width-5 NAF of s < 2^256: each digit 0 or odd in [-15, 15], and any nonzero digit followed by
- * at least 4 zeros. vartime: s is public. */
-static void wnaf5_vartime(int8_t naf[257], const uint8_t s[32]) {
-    uint64_t k[5] = {0, 0, 0, 0, 0};
-    for (int i = 0; i < 32; i++) k[i / 8] |= (uint64_t)s[i] << (8 * (i % 8));
-    memset(naf, 0, 257);
-    for (int i = 0; i < 257; i++) {
-        if (k[0] & 1) {
-            int d = (int)(k[0] & 31);
-            if (d >= 16) d -= 32;
-            naf[i] = (int8_t)d;
-            /* k -= d (d < 0 adds |d|); k stays below 2^256 + 16, which the fifth limb holds. */
-            if (d > 0) {
-                uint64_t borrow = (uint64_t)d;
-                for (int j = 0; j < 5 && borrow; j++) {
-                    uint64_t old = k[j];
-                    k[j] = old - borrow;
-                    borrow = old < borrow;
-                }
-            } else {
-                uint64_t carry = (uint64_t)(-d);
-                for (int j = 0; j < 5 && carry; j++) {
-                    k[j] += carry;
-                    carry = k[j] < carry;
-                }
-            }
+/* naf[0..8n]: the width-w NAF of s < 2^(8n), n <= 32 bytes, 2 <= w <= 8: each digit 0 or odd in
+ * [-(2^(w-1) - 1), 2^(w-1) - 1], and any nonzero digit followed by at least w - 1 zeros. vartime: s is public.
+ * The scan reads s's bits from the bottom with a carry c in {0, 1} (what the digits so far leave to add to the
+ * bits not yet read): where bit i + c is even, digit i is 0 and c passes on; where it is odd, the w bits from i
+ * plus c give a value v in [1, 2^w - 1], odd; digit i = v, or v - 2^w with carry 1 when v > 2^(w-1), and the scan
+ * moves on by w. A digit at i <= 8n reads bits above 8n - 1 as 0; the last one, within w - 1 bits of the top,
+ * is at most 2^(w-1) - 1 + 1 and odd, so below 2^(w-1): no carry is left past position 8n. */
+static int wnaf_bit(const uint8_t *s, int n, int i) {
+    return i < 8 * n ? (s[i / 8] >> (i % 8)) & 1 : 0;
+}
+
+static void wnaf_vartime(int8_t *naf, const uint8_t *s, int n, int w) {
+    memset(naf, 0, (size_t)(8 * n + 1));
+    int carry = 0;
+    for (int i = 0; i <= 8 * n;) {
+        if (wnaf_bit(s, n, i) == carry) {
+            i++;
+            continue;
         }
-        /* k >>= 1 */
-        for (int j = 0; j < 4; j++) k[j] = (k[j] >> 1) | (k[j + 1] << 63);
-        k[4] >>= 1;
+        int v = carry;
+        for (int b = 0; b < w; b++) v += wnaf_bit(s, n, i + b) << b;
+        carry = v > (1 << (w - 1));
+        naf[i] = (int8_t)(v - (carry << w));
+        i += w;
     }
 }
 
@@ -434,9 +429,13 @@ static void odd_multiples(ecopt_ge_cached table[8], const ecopt_ge_ext *p) {
     }
 }
 
-/* base_odd[j] = [2j+1] B in Niels form, j = 0..7, made once at first use (8 inversions): verification adds these
- * with 7M mixed additions instead of building a projective table of B every time. Public data. */
-static ecopt_ge_niels base_odd[8];
+/* The verification tables of B: base_odd[0][j] = [2j+1] B and base_odd[1][j] = [2j+1] [2^127] B in Niels form,
+ * j = 0..BASE_ODD - 1 (the odd multiples a width-BASE_ODD_W NAF needs), made once at first use (2 BASE_ODD
+ * inversions, about 0.1 ms): verification adds these with 7M mixed additions instead of building a projective
+ * table of B every time. Public data. */
+#define BASE_ODD_W 7
+#define BASE_ODD (1 << (BASE_ODD_W - 2))
+static ecopt_ge_niels base_odd[2][BASE_ODD];
 static pthread_once_t base_odd_once = PTHREAD_ONCE_INIT;
 
 static void niels_from_ext(ecopt_ge_niels *r, const ecopt_ge_ext *p) {
@@ -455,13 +454,17 @@ static void base_odd_init(void) {
     ecopt_ge_ext b, b2, q;
     ecopt_ge_cached c2;
     ecopt_ge_base(&b);
-    ecopt_ge_double(&b2, &b, 1);
-    ecopt_ge_cached_from_ext(&c2, &b2);
-    q = b;
-    niels_from_ext(&base_odd[0], &q);
-    for (int j = 1; j < 8; j++) {
-        ecopt_ge_add(&q, &q, &c2);
-        niels_from_ext(&base_odd[j], &q);
+    for (int row = 0; row < 2; row++) {
+        if (row == 1)
+            for (int i = 0; i < 127; i++) ecopt_ge_double(&b, &b, 1); /* [2^127] B */
+        ecopt_ge_double(&b2, &b, 1);
+        ecopt_ge_cached_from_ext(&c2, &b2);
+        q = b;
+        niels_from_ext(&base_odd[row][0], &q);
+        for (int j = 1; j < BASE_ODD; j++) {
+            ecopt_ge_add(&q, &q, &c2);
+            niels_from_ext(&base_odd[row][j], &q);
+        }
     }
 }
 
@@ -499,8 +502,8 @@ void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], co
     ecopt_ge_cached ta[8];
     ecopt_ge_ext acc;
     pthread_once(&base_odd_once, base_odd_init);
-    wnaf5_vartime(na, a);
-    wnaf5_vartime(nb, b);
+    wnaf_vartime(na, a, 32, 5);
+    wnaf_vartime(nb, b, 32, 5);
     odd_multiples(ta, p);
 
     int top = 256;
@@ -511,8 +514,65 @@ void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], co
         VT_DOUBLE(&acc, &acc, i == 0 || na[i] != 0 || nb[i] != 0);
         if (na[i] > 0) VT_ADD(&acc, &acc, &ta[na[i] / 2]);
         if (na[i] < 0) VT_SUB(&acc, &acc, &ta[-na[i] / 2]);
-        if (nb[i] > 0) VT_MADD(&acc, &acc, &base_odd[nb[i] / 2]);
-        if (nb[i] < 0) msub_vartime(&acc, &acc, &base_odd[-nb[i] / 2]);
+        if (nb[i] > 0) VT_MADD(&acc, &acc, &base_odd[0][nb[i] / 2]);
+        if (nb[i] < 0) msub_vartime(&acc, &acc, &base_odd[0][-nb[i] / 2]);
     }
     *r = acc;
+}
+
+/* Halving the doublings (Antipa et al., SAC 2005; Pornin, ePrint 2020/454, section 4): with c k = sign k1 (mod l),
+ * k1 < 2^126 and 0 < c < 2^127 (ecopt_scalar_ratio_vartime), and c s mod l = s0 + 2^127 s1 (s0 < 2^127,
+ * s1 < 2^126),
+ *   Q' = [s0] B + [s1] [2^127] B + [k1] (-sign A) + [c] (-R)
+ * satisfies [8] Q' = [c] [8] ([s] B - [k] A - R): [8] B and [8] A lie in the subgroup of order l, where
+ * [sign k1] = [c k] and [c s mod l] = [c s], and [8] R is multiplied by c on both sides. The group has order 8 l,
+ * so [8] Q = [8] ([s] B - [k] A - R) lies in the subgroup of order l, and c, 0 < c < l, is invertible mod l:
+ * [c] [8] Q is the identity exactly when [8] Q is. So the cofactored equation holds exactly when [8] Q' is the
+ * identity, and Q' is a sum of four multiples of 127 bits at most: 127 doublings where [s] B + [k] A took 253.
+ * Q' uses width-5 NAFs for A and R (tables of 8 odd multiples made here) and width-7 NAFs for B and [2^127] B
+ * (the static base_odd rows). */
+int ecopt_ge_cofactored_eq_vartime(const ecopt_ge_ext *A, const ecopt_ge_ext *R, const uint8_t k[32],
+                                   const uint8_t s[32]) {
+    uint8_t k1[16], c[16], c32[32] = {0}, zero[32] = {0}, cs[32], s0[16], s1[16];
+    int8_t na[129], nr[129], n0[129], n1[129];
+    ecopt_ge_cached ta[8], tr[8];
+    ecopt_ge_ext pa, pr, acc;
+    pthread_once(&base_odd_once, base_odd_init);
+
+    int sign = ecopt_scalar_ratio_vartime(k1, c, k);
+    memcpy(c32, c, 16);
+    ecopt_scalar_muladd(cs, c32, s, zero);
+    /* s0 = cs mod 2^127, s1 = cs >> 127 (cs < l < 2^253) */
+    memcpy(s0, cs, 16);
+    s0[15] &= 0x7f;
+    for (int i = 0; i < 16; i++) s1[i] = (uint8_t)((cs[15 + i] >> 7) | (cs[16 + i] << 1));
+    wnaf_vartime(na, k1, 16, 5);
+    wnaf_vartime(nr, c, 16, 5);
+    wnaf_vartime(n0, s0, 16, BASE_ODD_W);
+    wnaf_vartime(n1, s1, 16, BASE_ODD_W);
+
+    if (sign > 0)
+        ecopt_ge_neg(&pa, A);
+    else
+        pa = *A;
+    ecopt_ge_neg(&pr, R);
+    odd_multiples(ta, &pa);
+    odd_multiples(tr, &pr);
+
+    int top = 128;
+    while (top >= 0 && na[top] == 0 && nr[top] == 0 && n0[top] == 0 && n1[top] == 0) top--;
+    ecopt_ge_identity(&acc);
+    for (int i = top; i >= 0; i--) {
+        /* T is needed only by an addition right after (the final check uses X, Y, Z alone). */
+        VT_DOUBLE(&acc, &acc, na[i] != 0 || nr[i] != 0 || n0[i] != 0 || n1[i] != 0);
+        if (na[i] > 0) VT_ADD(&acc, &acc, &ta[na[i] / 2]);
+        if (na[i] < 0) VT_SUB(&acc, &acc, &ta[-na[i] / 2]);
+        if (nr[i] > 0) VT_ADD(&acc, &acc, &tr[nr[i] / 2]);
+        if (nr[i] < 0) VT_SUB(&acc, &acc, &tr[-nr[i] / 2]);
+        if (n0[i] > 0) VT_MADD(&acc, &acc, &base_odd[0][n0[i] / 2]);
+        if (n0[i] < 0) msub_vartime(&acc, &acc, &base_odd[0][-n0[i] / 2]);
+        if (n1[i] > 0) VT_MADD(&acc, &acc, &base_odd[1][n1[i] / 2]);
+        if (n1[i] < 0) msub_vartime(&acc, &acc, &base_odd[1][-n1[i] / 2]);
+    }
+    return (int)ecopt_ge_has_small_order(&acc);
 }

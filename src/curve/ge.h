@@ -41,6 +41,7 @@ typedef struct ecopt_ge_cached {
 #define ecopt_ge_scalarmult ECOPT_BE(ecopt_ge_scalarmult)
 #define ecopt_ge_scalarmult_base ECOPT_BE(ecopt_ge_scalarmult_base)
 #define ecopt_ge_double_scalarmult_vartime ECOPT_BE(ecopt_ge_double_scalarmult_vartime)
+#define ecopt_ge_cofactored_eq_vartime ECOPT_BE(ecopt_ge_cofactored_eq_vartime)
 
 /* ecopt_ge_identity — r = the neutral element (0, 1). */
 void ecopt_ge_identity(ecopt_ge_ext *r);
@@ -106,5 +107,15 @@ void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]);
  * Time: vartime: for verification only, where a, b and p are public. */
 void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], const ecopt_ge_ext *p,
                                         const uint8_t b[32]);
+
+/* ecopt_ge_cofactored_eq_vartime — 1 when [8] ([s]B - [k]A - R) is the identity (RFC 8032 section 5.1.7's
+ * cofactored equation), else 0.
+ * Shapes:  k, s 32 bytes little-endian, reduced (< l); A, R any curve points (small or mixed order allowed).
+ * Time:    vartime: for verification only, where A, R, k and s are public.
+ * Returns: 1 or 0 as above; nothing else is checked (encodings, small order and s < l are the caller's).
+ * Source:  the equation multiplied by a short c (ecopt_scalar_ratio_vartime; Antipa et al., SAC 2005; Pornin,
+ *          IACR ePrint 2020/454): four multiples of at most 127 bits, 127 doublings (ge.c has the argument). */
+int ecopt_ge_cofactored_eq_vartime(const ecopt_ge_ext *A, const ecopt_ge_ext *R, const uint8_t k[32],
+                                   const uint8_t s[32]);
 
 #endif /* ECOPT_CURVE_GE_H */

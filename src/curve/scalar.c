@@ -108,3 +108,74 @@ void ecopt_scalar_clamp(uint8_t out[32], const uint8_t in[32]) {
     out[31] &= 127;
     out[31] |= 64;
 }
+
+/* ---- variable time: the half-size fraction for verification ----------------------------------------------------- */
+
+/* Bit length of a 4-limb value (0 for 0). */
+static int bitlen4_vartime(const uint64_t x[4]) {
+    for (int i = 3; i >= 0; i--)
+        if (x[i]) return 64 * i + 64 - __builtin_clzll(x[i]);
+    return 0;
+}
+
+/* r = x << s for 0 <= s < 256, when the result fits in 4 limbs. */
+static void shl4_vartime(uint64_t r[4], const uint64_t x[4], int s) {
+    int w = s / 64, b = s % 64;
+    for (int i = 3; i >= 0; i--) {
+        uint64_t hi = i - w >= 0 ? x[i - w] << b : 0;
+        uint64_t lo = (b && i - w - 1 >= 0) ? x[i - w - 1] >> (64 - b) : 0;
+        r[i] = hi | lo;
+    }
+}
+
+/* 1 when a > b. */
+static int gt4_vartime(const uint64_t a[4], const uint64_t b[4]) {
+    for (int i = 3; i >= 0; i--)
+        if (a[i] != b[i]) return a[i] > b[i];
+    return 0;
+}
+
+/* a -= b, b <= a. */
+static void sub4_vartime(uint64_t a[4], const uint64_t b[4]) {
+    uint64_t borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        u128 d = (u128)a[i] - b[i] - borrow;
+        a[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+}
+
+/* Two rows (r_0, t_0) = (l, 0) and (r_1, t_1) = (k, 1), each with r_i = t_i k (mod l). A step takes the row with
+ * the larger r (a), the other (b), and subtracts 2^s times row b from row a, s the largest shift with
+ * 2^s r_b <= r_a: r_a stays >= 0 and loses at least one bit. The steps keep r_0 t_1 - r_1 t_0 = l (each is
+ * unimodular) with t_0 <= 0 <= t_1 (row 0 only ever subtracts multiples of t_1 >= 0, row 1 of t_0 <= 0), so
+ * r_0 |t_1| + r_1 |t_0| = l: every |t_i| <= l / r_(other row). Stop once the smaller r is below 2^126; the other row
+ * was not changed by the last step, so its r is still >= 2^126 and the small row's |t| <= l / 2^126 < 2^127. Before
+ * the stop both r are >= 2^126, so every t (and t_b 2^s, which is below the new |t_a|) stays below 2^127 and
+ * u128 magnitudes hold them. t of the small row is not 0: row 0 starts with r = l >= 2^126, and its t is nonzero
+ * after its first step (|t_0| grows by |t_1| 2^s >= 1). */
+int ecopt_scalar_ratio_vartime(uint8_t k1[16], uint8_t c[16], const uint8_t k[32]) {
+    uint64_t r[2][4], tmp[4];
+    u128 t[2] = {0, 1}; /* magnitudes; row 0's t is <= 0, row 1's >= 0 */
+    for (int i = 0; i < 4; i++) {
+        r[0][i] = L[i];
+        r[1][i] = ecopt_load64_le(k + 8 * i);
+    }
+    int b;
+    for (;;) {
+        int a = gt4_vartime(r[1], r[0]);
+        b = a ^ 1;
+        int lb = bitlen4_vartime(r[b]);
+        if (lb <= 126) break;
+        int s = bitlen4_vartime(r[a]) - lb;
+        shl4_vartime(tmp, r[b], s);
+        if (gt4_vartime(tmp, r[a])) shl4_vartime(tmp, r[b], --s);
+        sub4_vartime(r[a], tmp);
+        t[a] += t[b] << s;
+    }
+    ecopt_store64_le(k1, r[b][0]);
+    ecopt_store64_le(k1 + 8, r[b][1]);
+    ecopt_store64_le(c, (uint64_t)t[b]);
+    ecopt_store64_le(c + 8, (uint64_t)(t[b] >> 64));
+    return b == 1 ? 1 : -1;
+}

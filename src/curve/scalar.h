@@ -24,4 +24,15 @@ uint64_t ecopt_scalar_is_canonical(const uint8_t s[32]);
  * RFC 7748 section 5). out may equal in. */
 void ecopt_scalar_clamp(uint8_t out[32], const uint8_t in[32]);
 
+/* ecopt_scalar_ratio_vartime — a short fraction equal to k mod l: k1 and c with c k = sign k1 (mod l), where
+ * k1 < 2^126, 0 < c < 2^127 (so c is invertible mod l) and sign = +1 or -1 (the return value).
+ * Shapes:  k 32 bytes, reduced (k < l); k1, c 16 bytes out, little-endian.
+ * Time:    vartime: for verification only, where k (the challenge hash) is public.
+ * Returns: +1 when c k = k1 (mod l), -1 when c k = -k1 (mod l).
+ * Source:  the half-extended Euclidean algorithm on (l, k), stopped halfway (Antipa, Brown, Gallant, Lambert,
+ *          Struik, Vanstone, "Accelerated verification of ECDSA signatures", SAC 2005, section 3; Pornin, "Optimized
+ *          lattice basis reduction in dimension 2, and fast Schnorr and EdDSA signature verification", IACR ePrint
+ *          2020/454), with binary steps r_a -= 2^s r_b in place of whole quotients; scalar.c has the bounds. */
+int ecopt_scalar_ratio_vartime(uint8_t k1[16], uint8_t c[16], const uint8_t k[32]);
+
 #endif /* ECOPT_CURVE_SCALAR_H */

@@ -41,8 +41,7 @@ static int publickey_check_vartime(const uint8_t pub[32]) {
  * ZIP-215: A and R decoded permissively (y mod p, x = 0 with either sign), S < l, cofactored equation. */
 static int verify_vartime(const uint8_t sig[64], const uint8_t pub[32], const uint8_t k[32],
                           ecopt_verify_policy policy) {
-    ecopt_ge_ext a, r, p;
-    ecopt_ge_cached rcached;
+    ecopt_ge_ext a, r;
     if (policy == ECOPT_POLICY_STRICT) {
         int rc = decode_strict_vartime(&a, pub);
         if (rc == ECOPT_OK) rc = decode_strict_vartime(&r, sig);
@@ -52,11 +51,7 @@ static int verify_vartime(const uint8_t sig[64], const uint8_t pub[32], const ui
     }
     if (!ecopt_scalar_is_canonical(sig + 32)) return ECOPT_ERR_ENCODING;
     /* [8]([S]B - [k]A - R) = identity */
-    ecopt_ge_neg(&a, &a);
-    ecopt_ge_double_scalarmult_vartime(&p, k, &a, sig + 32);
-    ecopt_ge_cached_from_ext(&rcached, &r);
-    ecopt_ge_sub(&p, &p, &rcached);
-    if (!ecopt_ge_has_small_order(&p)) return ECOPT_ERR_VERIFY;
+    if (!ecopt_ge_cofactored_eq_vartime(&a, &r, k, sig + 32)) return ECOPT_ERR_VERIFY;
     return ECOPT_OK;
 }
 

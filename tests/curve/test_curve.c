@@ -8,6 +8,8 @@
  *   - decode and decode_zip215 on edge encodings (y around 0, 1, p, 2^255 - 1, both sign bits) and random bytes;
  *   - scalarmult and scalarmult_base on random and edge scalars, every (digit, position) of the radix-32 fixed-base
  *     table, double_scalarmult_vartime, the ladder against RFC 7748's ladder in mpz;
+ *   - cofactored_eq_vartime against [8]([s]B - [k]A - R) in the reference, A and R of mixed order, R chosen so that
+ *     the equation holds (up to an 8-torsion point) or fails (off by [1]B, by [l]-free points, or random);
  *   - the backend table's ed25519_scalarmult_base on any 256-bit scalar. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -383,6 +385,72 @@ int main(int argc, char **argv) {
         ref_pt_clear(&R);
         ref_pt_clear(&t);
         mpz_clear(b);
+    }
+
+    /* cofactored_eq_vartime: [8]([s]B - [k]A - R) = identity, A with a random torsion part; R = [s]B - [k]A + T
+     * (holds for every 8-torsion T) or that plus B (fails) or random (fails but for a 1 in l chance). Edge k:
+     * 0, 1, l - 1, small; edge s: 0, l - 1. */
+    {
+        mpz_t kk, ss, x;
+        mpz_inits(kk, ss, x, NULL);
+        ref_pt A, R, t;
+        ref_pt_init(&A), ref_pt_init(&R), ref_pt_init(&t);
+        int holds_seen = 0, fails_seen = 0;
+        for (long i = 0; i < o.iters / 2 + 12; i++) {
+            uint8_t sk[32], sS[32], st[32];
+            tu_rng_bytes_density(&rng, sk, 32);
+            tu_rng_bytes_density(&rng, sS, 32);
+            ref_sc_reduce(sk, sk, 32);
+            ref_sc_reduce(sS, sS, 32);
+            if (i == 0) memset(sk, 0, 32);
+            if (i == 1) memset(sS, 0, 32);
+            if (i == 2 || i == 3) mpz_sub_ui(x, ref_l, 1), ref_to_le(i == 2 ? sk : sS, 32, x);
+            if (i == 4) memset(sk, 0, 32), sk[0] = 1;
+            if (i == 5) memset(sk + 15, 0, 17); /* k < 2^120: the ratio is k itself */
+            ref_from_le(kk, sk, 32);
+            ref_from_le(ss, sS, 32);
+            tu_rng_bytes(&rng, st, 32);
+            ref_from_le(x, st, 32);
+            ref_pt_mul(&A, x, &B);
+            if (i % 2 == 0) ref_pt_add(&A, &A, &T[tu_rng_below(&rng, 8)]);
+            /* R = [s]B - [k]A (+ T, + B) */
+            ref_pt_mul(&R, ss, &B);
+            ref_pt_mul(&t, kk, &A);
+            ref_pt_neg(&t, &t);
+            ref_pt_add(&R, &R, &t);
+            int kind = (int)tu_rng_below(&rng, 4); /* 0, 1: + T (holds); 2: + T + B; 3: random R */
+            if (kind <= 2) ref_pt_add(&R, &R, &T[tu_rng_below(&rng, 8)]);
+            if (kind == 2) ref_pt_add(&R, &R, &B);
+            if (kind == 3) tu_rng_bytes(&rng, st, 32), ref_from_le(x, st, 32), ref_pt_mul(&R, x, &B);
+            /* want = [8]([s]B - [k]A - R) is the identity, in the reference */
+            ref_pt_mul(&t, ss, &B);
+            ref_pt w, u;
+            ref_pt_init(&w), ref_pt_init(&u);
+            ref_pt_mul(&u, kk, &A);
+            ref_pt_neg(&u, &u);
+            ref_pt_add(&w, &t, &u);
+            ref_pt_neg(&u, &R);
+            ref_pt_add(&w, &w, &u);
+            int want = ref_pt_small_order(&w) != 0;
+            ref_pt_clear(&w), ref_pt_clear(&u);
+            ecopt_ge_ext ga, gr;
+            from_ref(&ga, &A);
+            from_ref(&gr, &R);
+            int got = ecopt_ge_cofactored_eq_vartime(&ga, &gr, sk, sS);
+            holds_seen += want, fails_seen += !want;
+            n_checks++;
+            if (got != want) {
+                uint8_t e[32];
+                tu_fail("ge_cofactored_eq_vartime disagrees with the reference");
+                fprintf(stderr, "  got %d, want %d\n", got, want);
+                ref_pt_encode(e, &A), tu_hex_print("A", e, 32);
+                ref_pt_encode(e, &R), tu_hex_print("R", e, 32);
+                tu_hex_print("k", sk, 32), tu_hex_print("s", sS, 32);
+            }
+        }
+        if (!holds_seen || !fails_seen) tu_fail("ge_cofactored_eq_vartime: the cases did not cover both verdicts");
+        ref_pt_clear(&A), ref_pt_clear(&R), ref_pt_clear(&t);
+        mpz_clears(kk, ss, x, NULL);
     }
 
     /* The ladder with clamped scalars against RFC 7748's ladder in mpz; u random of any density (non-canonical and

@@ -2,7 +2,8 @@
  *
  * reduce64, muladd, is_canonical and clamp on random inputs of random bit density and on an edge set around l,
  * its multiples and the powers of two that bound the inputs (2^252, 2^253, 2^256 - 1, 2^512 - 1), plus aliasing
- * (scalar.h: outputs may equal inputs). */
+ * (scalar.h: outputs may equal inputs); ratio_vartime (c k = sign k1 mod l, k1 < 2^126, 0 < c < 2^127) on every
+ * reduced edge and on random reduced k. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,36 @@ static void check_canonical_and_clamp(const uint8_t s[32]) {
     mpz_clear(x);
 }
 
+/* ratio_vartime: k < l; the congruence and both bounds in mpz. */
+static void check_ratio(const uint8_t k[32]) {
+    uint8_t k1[16], c[16];
+    mpz_t K, K1, C, lhs, rhs, bound;
+    mpz_inits(K, K1, C, lhs, rhs, bound, NULL);
+    int sign = ecopt_scalar_ratio_vartime(k1, c, k);
+    ref_from_le(K, k, 32);
+    ref_from_le(K1, k1, 16);
+    ref_from_le(C, c, 16);
+    mpz_mul(lhs, C, K);
+    mpz_mod(lhs, lhs, ref_l);
+    if (sign > 0)
+        mpz_mod(rhs, K1, ref_l);
+    else
+        mpz_neg(rhs, K1), mpz_mod(rhs, rhs, ref_l);
+    int bad = (sign != 1 && sign != -1) || mpz_cmp(lhs, rhs) != 0 || mpz_sgn(C) <= 0;
+    mpz_set_ui(bound, 1);
+    mpz_mul_2exp(bound, bound, 126);
+    bad |= mpz_cmp(K1, bound) >= 0;
+    mpz_mul_2exp(bound, bound, 1);
+    bad |= mpz_cmp(C, bound) >= 0;
+    n_checks++;
+    if (bad) {
+        tu_fail("scalar_ratio_vartime: c k != sign k1 mod l, or a bound fails");
+        tu_hex_print("k", k, 32), tu_hex_print("k1", k1, 16), tu_hex_print("c", c, 16);
+        fprintf(stderr, "  sign %d\n", sign);
+    }
+    mpz_clears(K, K1, C, lhs, rhs, bound, NULL);
+}
+
 int main(int argc, char **argv) {
     tu_opts o;
     tu_parse_opts(&o, argc, argv, 20000);
@@ -147,6 +178,21 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n_edges; i++) {
         ref_to_le(eb[i], 32, edges[i]);
         check_canonical_and_clamp(eb[i]);
+        if (mpz_cmp(edges[i], ref_l) < 0) check_ratio(eb[i]);
+    }
+    /* ratio_vartime on small k, powers of two and l - 1 - 2^j (all below l). */
+    for (unsigned j = 0; j < 253; j++) {
+        uint8_t s[32];
+        mpz_t y;
+        mpz_init_set_ui(y, 1);
+        mpz_mul_2exp(y, y, j);
+        if (mpz_cmp(y, ref_l) < 0) ref_to_le(s, 32, y), check_ratio(s);
+        mpz_sub(y, ref_l, y);
+        mpz_sub_ui(y, y, 1);
+        if (mpz_sgn(y) >= 0) ref_to_le(s, 32, y), check_ratio(s);
+        mpz_set_ui(y, j);
+        ref_to_le(s, 32, y), check_ratio(s);
+        mpz_clear(y);
     }
     for (int i = 0; i < n_edges; i++)
         for (int j = 0; j < n_edges; j++)
@@ -182,6 +228,8 @@ int main(int argc, char **argv) {
         }
         check_muladd(a, b, c);
         check_canonical_and_clamp(a);
+        ref_sc_reduce(c, c, 32);
+        check_ratio(c);
         /* Near l: l plus or minus a random offset below 2^20, through is_canonical and as a product input. */
         mpz_set_ui(x, (unsigned long)tu_rng_below(&rng, 1u << 20));
         if (tu_rng_below(&rng, 2)) mpz_neg(x, x);
