@@ -56,6 +56,14 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+
+/* explain_on — ECOPT_CHECK_EXPLAIN is set to something other than empty or "0" (README: N = 1 to 3) */
+static bool explain_on(void)
+{
+    const char *e = getenv("ECOPT_CHECK_EXPLAIN");
+    return e && e[0] && strcmp(e, "0") != 0;
+}
+
 /* copy_line — src into dst (size len), truncated with "..." */
 static void copy_line(char *dst, size_t len, const char *src)
 {
@@ -209,7 +217,7 @@ static int prove_linear(run *R, bool **same, const uint32_t *argmap, const check
             if (!ce || ex_has_unknown(x, ce))
                 continue;
             lf_id a = lf_of(l, ce), b = lf_of(l, prog[j][i]);
-            if (a && b && a != b && getenv("ECOPT_CHECK_EXPLAIN")) {
+            if (a && b && a != b && explain_on()) {
                 static char dbuf[200000];
                 lf_diff(l, a, b, dbuf, sizeof dbuf);
                 fprintf(stderr, "LF limb %u: %s\n", i, dbuf);
