@@ -481,12 +481,15 @@ static void base_odd_init(void) {
     }
 }
 
-/* Which whole-formula functions (fused_adx.h) the verification loop uses in the adx backend: bit 0 the doublings,
- * bit 1 additions and subtractions, bit 2 mixed additions; the others run the C formulas. Only the doublings: each
- * fused function is faster alone (bench/bench_fused.c), but the loop mixes four of them, about 28 KB of
- * straight-line code together, and with all four it measured no faster than the C formulas (which share the small
- * multiply and square), while fused doublings with C additions measured about 7% faster (a verification-shaped
- * loop, both ways interleaved in one process, November 2026, AMD EPYC). -DECOPT_GE_VT_FUSED=N to measure again. */
+/* Which whole-formula functions (fused_adx.h, fused_adx4.h) the verification loop uses in the adx and adx4
+ * backends: bit 0 the doublings, bit 1 additions and subtractions, bit 2 mixed additions; the others run the C
+ * formulas. Only the doublings: each fused function is faster alone (bench/bench_fused.c), but in adx the loop
+ * mixes four of them, about 28 KB of straight-line code together, and with all four it measured no faster than
+ * the C formulas (which share the small multiply and square), while fused doublings with C additions measured
+ * about 7% faster (a verification-shaped loop, both ways interleaved in one process, November 2026, AMD EPYC).
+ * adx4's four are smaller (about 18 KB): there the same loop measured 0.84 of the C formulas' ticks with fused
+ * doublings and 0.78 with all four (bench_fused, rows "loop adx4"); the mask is still the same for both.
+ * -DECOPT_GE_VT_FUSED=N to measure again. */
 #ifndef ECOPT_GE_VT_FUSED
 #define ECOPT_GE_VT_FUSED 1
 #endif
