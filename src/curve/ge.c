@@ -483,15 +483,21 @@ static void base_odd_init(void) {
 
 /* Which whole-formula functions (fused_adx.h, fused_adx4.h) the verification loop uses in the adx and adx4
  * backends: bit 0 the doublings, bit 1 additions and subtractions, bit 2 mixed additions; the others run the C
- * formulas. Only the doublings: each fused function is faster alone (bench/bench_fused.c), but in adx the loop
- * mixes four of them, about 28 KB of straight-line code together, and with all four it measured no faster than
- * the C formulas (which share the small multiply and square), while fused doublings with C additions measured
- * about 7% faster (a verification-shaped loop, both ways interleaved in one process, November 2026, AMD EPYC).
+ * formulas. adx: the doublings only; adx4: all three. Each fused function is faster alone (bench/bench_fused.c),
+ * but in adx the loop mixes four of them, about 26 KB of straight-line code together, and with all four it
+ * measured no faster than the C formulas (which share the small multiply and square), while fused doublings with
+ * C additions measured about 7% faster (a verification-shaped loop, both ways interleaved in one process,
+ * November 2026, AMD EPYC).
  * adx4's four are smaller (about 18 KB): there the same loop measured 0.84 of the C formulas' ticks with fused
- * doublings and 0.78 with all four (bench_fused, rows "loop adx4"); the mask is still the same for both.
- * -DECOPT_GE_VT_FUSED=N to measure again. */
+ * doublings and 0.78 with all four (bench_fused, rows "loop adx4"), and ecopt_bench's verify 0.84 of adx's ticks
+ * with all four against 0.90 with the doublings alone (five runs each, interleaved, medians). -DECOPT_GE_VT_FUSED=N
+ * (both backends) to measure again. */
 #ifndef ECOPT_GE_VT_FUSED
+#if defined(ECOPT_FE_BACKEND_adx4)
+#define ECOPT_GE_VT_FUSED 7
+#else
 #define ECOPT_GE_VT_FUSED 1
+#endif
 #endif
 #if ECOPT_GE_FUSED
 #define VT_FUSED(bit) ((ECOPT_GE_VT_FUSED >> (bit)) & 1)
