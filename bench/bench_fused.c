@@ -1,6 +1,6 @@
 /* bench_fused.c — `make bench` (second program): the adx backend's whole-formula functions (src/curve/fused_adx.h)
  * against the C formulas of src/curve/ge_formulas.h (what mont.c and ge.c run otherwise) over the adx field
- * operations (calling the proved multiply and square one by one), and the same for the adx4 backend's ladder step
+ * operations (calling the proved multiply and square one by one), and the same for the adx4 backend's
  * (src/curve/fused_adx4.h, bench_fused_adx4.c), side by side in one process (the ladder rows: the step with its
  * two cswaps, which the whole formulas do by cmov): for
  * each round every implementation runs one batch of BATCH calls in a freshly shuffled order, pinned to one CPU;
@@ -55,6 +55,17 @@ __attribute__((noinline)) static void c_ladder(void) {
 void bench_fused_adx4_setup(void);
 void bench_fused_adx4_c_ladder(void);
 void bench_fused_adx4_f_ladder(void);
+void bench_fused_adx4_c_madd(void);
+void bench_fused_adx4_f_madd(void);
+void bench_fused_adx4_c_add(void);
+void bench_fused_adx4_f_add(void);
+void bench_fused_adx4_c_dbl(void);
+void bench_fused_adx4_f_dbl(void);
+void bench_fused_adx4_c_dblx(void);
+void bench_fused_adx4_f_dblx(void);
+void bench_fused_adx4_loop_c(void);
+void bench_fused_adx4_loop_fused(void);
+void bench_fused_adx4_loop_fused_dbl(void);
 static void f_ladder(void) {
     swap_bit[0] ^= 1;
     ecopt_mont_ladderstep_fused_adx(x2.v, z2.v, x3.v, z3.v, x1.v, x2.v, z2.v, x3.v, z3.v, swap_bit);
@@ -175,8 +186,14 @@ int main(int argc, char **argv) {
                  {"madd", f_madd, 200},         {"add", cc_add, 200},          {"add", f_add, 200},
                  {"double", cc_dbl, 200},       {"double", f_dbl, 200},        {"double_xyz", cc_dblx, 200},
                  {"double_xyz", f_dblx, 200},   {"verify loop", loop_c, 2},    {"all fused", loop_fused, 2},
-                 {"verify loop", loop_c, 2},    {"fused dbl", loop_fused_dbl, 2}};
-    enum { NI = 16 };
+                 {"verify loop", loop_c, 2},    {"fused dbl", loop_fused_dbl, 2},
+                 {"madd adx4", bench_fused_adx4_c_madd, 200}, {"madd adx4", bench_fused_adx4_f_madd, 200},
+                 {"add adx4", bench_fused_adx4_c_add, 200}, {"add adx4", bench_fused_adx4_f_add, 200},
+                 {"double adx4", bench_fused_adx4_c_dbl, 200}, {"double adx4", bench_fused_adx4_f_dbl, 200},
+                 {"dbl_xyz adx4", bench_fused_adx4_c_dblx, 200}, {"dbl_xyz adx4", bench_fused_adx4_f_dblx, 200},
+                 {"loop adx4", bench_fused_adx4_loop_c, 2}, {"all fused", bench_fused_adx4_loop_fused, 2},
+                 {"loop adx4", bench_fused_adx4_loop_c, 2}, {"fused dbl", bench_fused_adx4_loop_fused_dbl, 2}};
+    enum { NI = 28 };
     double *smp[NI];
     for (int k = 0; k < NI; k++)
         smp[k] = malloc(sizeof(double) * (size_t)rounds);
@@ -199,7 +216,7 @@ int main(int argc, char **argv) {
             smp[ord[k]][r] = (double)(ticks() - t0) / m->batch;
         }
     }
-    printf("whole formulas (adx; ladder adx4: adx4): median rdtsc ticks per call, %d rounds of 200 calls "
+    printf("whole formulas (adx; rows named adx4: adx4): median rdtsc ticks per call, %d rounds of 200 calls "
            "(loops: 2), pinned to CPU %d\n",
            rounds, cpu);
     double med[NI];
@@ -209,7 +226,7 @@ int main(int argc, char **argv) {
         free(smp[k]);
     }
     for (int k = 0; k < NI; k += 2)
-        printf("%-12s C %8.1f  %-14s %8.1f  ratio %.3f\n", im[k].name, med[k], k < 12 ? "fused" : im[k + 1].name,
-               med[k + 1], med[k + 1] / med[k]);
+        printf("%-12s C %8.1f  %-14s %8.1f  ratio %.3f\n", im[k].name, med[k],
+               im[k].batch > 2 ? "fused" : im[k + 1].name, med[k + 1], med[k + 1] / med[k]);
     return 0;
 }

@@ -9,11 +9,24 @@
 #include "curve/scalar.h"
 #include "curve/generated/ge_base_table.h"
 
-/* ECOPT_GE_FUSED: the adx backend's whole-formula functions (fused_adx.h) replace the C formulas below, which
- * then stay as the other backends' code (and the adx one's when built with -DECOPT_ADX_FUSED=OFF). */
+/* ECOPT_GE_FUSED: the adx and adx4 backends' whole-formula functions (fused_adx.h, fused_adx4.h) replace the C
+ * formulas of ge_formulas.h, which then stay as the other backends' code (and adx's and adx4's when built with
+ * -DECOPT_ADX_FUSED=OFF). fused_madd etc. name the including backend's functions: the same shapes and aliasing,
+ * 5 limbs of 51 bits in adx, 4 of 64 in adx4 (each ecopt_fe.v). */
 #if defined(ECOPT_FE_BACKEND_adx) && defined(ECOPT_ADX_FUSED)
 #include "curve/fused_adx.h"
 #define ECOPT_GE_FUSED 1
+#define fused_madd ecopt_ge_madd_fused_adx
+#define fused_add ecopt_ge_add_fused_adx
+#define fused_double ecopt_ge_double_fused_adx
+#define fused_double_xyz ecopt_ge_double_xyz_fused_adx
+#elif defined(ECOPT_FE_BACKEND_adx4) && defined(ECOPT_ADX_FUSED)
+#include "curve/fused_adx4.h"
+#define ECOPT_GE_FUSED 1
+#define fused_madd ecopt_ge_madd_fused_adx4
+#define fused_add ecopt_ge_add_fused_adx4
+#define fused_double ecopt_ge_double_fused_adx4
+#define fused_double_xyz ecopt_ge_double_xyz_fused_adx4
 #else
 #define ECOPT_GE_FUSED 0
 #endif
@@ -42,8 +55,8 @@ void ecopt_ge_cached_from_ext(ecopt_ge_cached *r, const ecopt_ge_ext *p) {
 
 void ecopt_ge_add(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q) {
 #if ECOPT_GE_FUSED
-    ecopt_ge_add_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YpX.v, q->YmX.v,
-                           q->Z2.v, q->T2d.v);
+    fused_add(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YpX.v, q->YmX.v, q->Z2.v,
+              q->T2d.v);
 #else
     add_or_sub(r, p, q, 0);
 #endif
@@ -51,11 +64,12 @@ void ecopt_ge_add(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached 
 
 void ecopt_ge_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q) {
 #if ECOPT_GE_FUSED
-    /* p - q = p + (-q), -q = (Y-X, Y+X, 2Z, -2dT) in cached form; the fused addition takes all four loose. */
+    /* p - q = p + (-q), -q = (Y-X, Y+X, 2Z, -2dT) in cached form; the fused addition takes all four loose (adx4:
+     * any 256-bit values, ecopt_fe_neg's output among them). */
     ecopt_fe negt;
     ecopt_fe_neg(&negt, &q->T2d);
-    ecopt_ge_add_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YmX.v, q->YpX.v,
-                           q->Z2.v, negt.v);
+    fused_add(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YmX.v, q->YpX.v, q->Z2.v,
+              negt.v);
 #else
     add_or_sub(r, p, q, 1);
 #endif
@@ -64,11 +78,11 @@ void ecopt_ge_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached 
 
 void ecopt_ge_double(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
 #if ECOPT_GE_FUSED
-    /* The same formula with C = 2 Z1^2 computed as Z1 (Z1 + Z1) (src/curve/formulas/ge_double.ir). */
+    /* The same formula (adx: with C = 2 Z1^2 computed as Z1 (Z1 + Z1), src/curve/formulas/ge_double.ir). */
     if (with_t)
-        ecopt_ge_double_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v);
+        fused_double(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v);
     else
-        ecopt_ge_double_xyz_fused_adx(r->X.v, r->Y.v, r->Z.v, p->X.v, p->Y.v, p->Z.v);
+        fused_double_xyz(r->X.v, r->Y.v, r->Z.v, p->X.v, p->Y.v, p->Z.v);
 #else
     double_c(r, p, with_t);
 #endif
@@ -307,8 +321,7 @@ static void recode_radix32(int8_t e[BASE_DIGITS], const uint8_t s[32]) {
 
 void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q) {
 #if ECOPT_GE_FUSED
-    ecopt_ge_madd_fused_adx(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YpX.v, q->YmX.v,
-                            q->XY2d.v);
+    fused_madd(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YpX.v, q->YmX.v, q->XY2d.v);
 #else
     madd_c(r, p, q);
 #endif
@@ -468,14 +481,23 @@ static void base_odd_init(void) {
     }
 }
 
-/* Which whole-formula functions (fused_adx.h) the verification loop uses in the adx backend: bit 0 the doublings,
- * bit 1 additions and subtractions, bit 2 mixed additions; the others run the C formulas. Only the doublings: each
- * fused function is faster alone (bench/bench_fused.c), but the loop mixes four of them, about 28 KB of
- * straight-line code together, and with all four it measured no faster than the C formulas (which share the small
- * multiply and square), while fused doublings with C additions measured about 7% faster (a verification-shaped
- * loop, both ways interleaved in one process, November 2026, AMD EPYC). -DECOPT_GE_VT_FUSED=N to measure again. */
+/* Which whole-formula functions (fused_adx.h, fused_adx4.h) the verification loop uses in the adx and adx4
+ * backends: bit 0 the doublings, bit 1 additions and subtractions, bit 2 mixed additions; the others run the C
+ * formulas. adx: the doublings only; adx4: all three. Each fused function is faster alone (bench/bench_fused.c),
+ * but in adx the loop mixes four of them, about 26 KB of straight-line code together, and with all four it
+ * measured no faster than the C formulas (which share the small multiply and square), while fused doublings with
+ * C additions measured about 7% faster (a verification-shaped loop, both ways interleaved in one process,
+ * November 2026, AMD EPYC).
+ * adx4's four are smaller (about 18 KB): there the same loop measured 0.84 of the C formulas' ticks with fused
+ * doublings and 0.78 with all four (bench_fused, rows "loop adx4"), and ecopt_bench's verify 0.84 of adx's ticks
+ * with all four against 0.90 with the doublings alone (five runs each, interleaved, medians). -DECOPT_GE_VT_FUSED=N
+ * (both backends) to measure again. */
 #ifndef ECOPT_GE_VT_FUSED
+#if defined(ECOPT_FE_BACKEND_adx4)
+#define ECOPT_GE_VT_FUSED 7
+#else
 #define ECOPT_GE_VT_FUSED 1
+#endif
 #endif
 #if ECOPT_GE_FUSED
 #define VT_FUSED(bit) ((ECOPT_GE_VT_FUSED >> (bit)) & 1)
