@@ -1,6 +1,6 @@
 /* bench_fe_adx.c — the adx backend's multiply and square (src/field/generated/ecopt_fe_{mul,sq}_adx.S, from
- * `ecopt opt`) as chains of dependent operations, for bench.c's field section. Compiled with ECOPT_FE_BACKEND_adx
- * so that the backend's field interface is visible; bench.c calls these only when bench_fe_adx_available(). */
+ * `ecopt opt`, 4 x 64 limbs) as chains of dependent operations, for bench.c's field section. Compiled with
+ * ECOPT_FE_BACKEND_adx; bench.c calls these only when bench_fe_adx_available(). */
 #include "bench_fe.h"
 
 #include "field/fe.h"

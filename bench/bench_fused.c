@@ -1,7 +1,7 @@
-/* bench_fused.c — `make bench` (second program): the adx backend's whole-formula functions (src/curve/fused_adx.h)
- * against the C formulas of src/curve/ge_formulas.h (what mont.c and ge.c run otherwise) over the adx field
- * operations (calling the proved multiply and square one by one), and the same for the adx4 backend's
- * (src/curve/fused_adx4.h, bench_fused_adx4.c), side by side in one process (the ladder rows: the step with its
+/* bench_fused.c — `make bench` (second program): the adx51 backend's whole-formula functions (src/curve/fused_adx51.h)
+ * against the C formulas of src/curve/ge_formulas.h (what mont.c and ge.c run otherwise) over the adx51 field
+ * operations (calling the proved multiply and square one by one), and the same for the adx backend's
+ * (src/curve/fused_adx.h, bench_fused_adx.c), side by side in one process (the ladder rows: the step with its
  * two cswaps, which the whole formulas do by cmov): for
  * each round every implementation runs one batch of BATCH calls in a freshly shuffled order, pinned to one CPU;
  * the report is the median batch in rdtsc ticks per call. Then a verification-shaped loop three ways (all C, all
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <x86intrin.h>
 
-#include "curve/fused_adx.h"
+#include "curve/fused_adx51.h"
 #include "curve/ge.h"
 #include "curve/ge_formulas.h"
 #include "field/fe.h"
@@ -51,45 +51,45 @@ __attribute__((noinline)) static void c_ladder(void) {
     ecopt_fe_cswap(&z2, &z3, swap_bit[0]);
     ecopt_mont_ladderstep_c(&x2, &z2, &x3, &z3, &x1);
 }
-/* bench_fused_adx4.c: the adx4 backend's ladder step, C formulas and whole formula (a state of its own). */
-void bench_fused_adx4_setup(void);
-void bench_fused_adx4_c_ladder(void);
-void bench_fused_adx4_f_ladder(void);
-void bench_fused_adx4_c_madd(void);
-void bench_fused_adx4_f_madd(void);
-void bench_fused_adx4_c_add(void);
-void bench_fused_adx4_f_add(void);
-void bench_fused_adx4_c_dbl(void);
-void bench_fused_adx4_f_dbl(void);
-void bench_fused_adx4_c_dblx(void);
-void bench_fused_adx4_f_dblx(void);
-void bench_fused_adx4_loop_c(void);
-void bench_fused_adx4_loop_fused(void);
-void bench_fused_adx4_loop_fused_dbl(void);
+/* bench_fused_adx.c: the adx backend's ladder step, C formulas and whole formula (a state of its own). */
+void bench_fused_adx_setup(void);
+void bench_fused_adx_c_ladder(void);
+void bench_fused_adx_f_ladder(void);
+void bench_fused_adx_c_madd(void);
+void bench_fused_adx_f_madd(void);
+void bench_fused_adx_c_add(void);
+void bench_fused_adx_f_add(void);
+void bench_fused_adx_c_dbl(void);
+void bench_fused_adx_f_dbl(void);
+void bench_fused_adx_c_dblx(void);
+void bench_fused_adx_f_dblx(void);
+void bench_fused_adx_loop_c(void);
+void bench_fused_adx_loop_fused(void);
+void bench_fused_adx_loop_fused_dbl(void);
 static void f_ladder(void) {
     swap_bit[0] ^= 1;
-    ecopt_mont_ladderstep_fused_adx(x2.v, z2.v, x3.v, z3.v, x1.v, x2.v, z2.v, x3.v, z3.v, swap_bit);
+    ecopt_mont_ladderstep_fused_adx51(x2.v, z2.v, x3.v, z3.v, x1.v, x2.v, z2.v, x3.v, z3.v, swap_bit);
 }
 static void f_madd(void) {
-    ecopt_ge_madd_fused_adx(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v, P.T.v, N.YpX.v, N.YmX.v, N.XY2d.v);
+    ecopt_ge_madd_fused_adx51(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v, P.T.v, N.YpX.v, N.YmX.v, N.XY2d.v);
 }
 static void cc_madd(void) {
     c_madd(&P, &P, &N);
 }
 static void f_add(void) {
-    ecopt_ge_add_fused_adx(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v, P.T.v, Q.YpX.v, Q.YmX.v, Q.Z2.v, Q.T2d.v);
+    ecopt_ge_add_fused_adx51(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v, P.T.v, Q.YpX.v, Q.YmX.v, Q.Z2.v, Q.T2d.v);
 }
 static void cc_add(void) {
     c_add(&P, &P, &Q);
 }
 static void f_dbl(void) {
-    ecopt_ge_double_fused_adx(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v);
+    ecopt_ge_double_fused_adx51(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v);
 }
 static void cc_dbl(void) {
     c_dbl(&P, &P, 1);
 }
 static void f_dblx(void) {
-    ecopt_ge_double_xyz_fused_adx(P.X.v, P.Y.v, P.Z.v, P.X.v, P.Y.v, P.Z.v);
+    ecopt_ge_double_xyz_fused_adx51(P.X.v, P.Y.v, P.Z.v, P.X.v, P.Y.v, P.Z.v);
 }
 static void cc_dblx(void) {
     c_dbl(&P, &P, 0);
@@ -104,15 +104,15 @@ static void loop(int fused_dbl, int fused_add) {
     for (int i = 252; i >= 0; i--) {
         int t = na[i] != 0 || nb[i] != 0;
         if (fused_dbl && t)
-            ecopt_ge_double_fused_adx(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v);
+            ecopt_ge_double_fused_adx51(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v);
         else if (fused_dbl)
-            ecopt_ge_double_xyz_fused_adx(P.X.v, P.Y.v, P.Z.v, P.X.v, P.Y.v, P.Z.v);
+            ecopt_ge_double_xyz_fused_adx51(P.X.v, P.Y.v, P.Z.v, P.X.v, P.Y.v, P.Z.v);
         else
             c_dbl(&P, &P, t);
         if (na[i]) {
             const ecopt_ge_cached *q = &TA[na[i] & 7];
             if (fused_add)
-                ecopt_ge_add_fused_adx(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v, P.T.v, q->YpX.v, q->YmX.v,
+                ecopt_ge_add_fused_adx51(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v, P.T.v, q->YpX.v, q->YmX.v,
                                        q->Z2.v, q->T2d.v);
             else
                 c_add(&P, &P, q);
@@ -120,7 +120,7 @@ static void loop(int fused_dbl, int fused_add) {
         if (nb[i]) {
             const ecopt_ge_niels *q = &TB[nb[i] & 7];
             if (fused_add)
-                ecopt_ge_madd_fused_adx(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v, P.T.v, q->YpX.v, q->YmX.v,
+                ecopt_ge_madd_fused_adx51(P.X.v, P.Y.v, P.Z.v, P.T.v, P.X.v, P.Y.v, P.Z.v, P.T.v, q->YpX.v, q->YmX.v,
                                         q->XY2d.v);
             else
                 c_madd(&P, &P, q);
@@ -179,20 +179,20 @@ int main(int argc, char **argv) {
         TA[j] = Q;
         TB[j] = N;
     }
-    bench_fused_adx4_setup();
-    impl im[] = {{"ladder adx", c_ladder, 200}, {"ladder adx", f_ladder, 200},
-                 {"ladder adx4", bench_fused_adx4_c_ladder, 200}, {"ladder adx4", bench_fused_adx4_f_ladder, 200},
+    bench_fused_adx_setup();
+    impl im[] = {{"ladder adx51", c_ladder, 200}, {"ladder adx51", f_ladder, 200},
+                 {"ladder adx", bench_fused_adx_c_ladder, 200}, {"ladder adx", bench_fused_adx_f_ladder, 200},
                  {"madd", cc_madd, 200},
                  {"madd", f_madd, 200},         {"add", cc_add, 200},          {"add", f_add, 200},
                  {"double", cc_dbl, 200},       {"double", f_dbl, 200},        {"double_xyz", cc_dblx, 200},
                  {"double_xyz", f_dblx, 200},   {"verify loop", loop_c, 2},    {"all fused", loop_fused, 2},
                  {"verify loop", loop_c, 2},    {"fused dbl", loop_fused_dbl, 2},
-                 {"madd adx4", bench_fused_adx4_c_madd, 200}, {"madd adx4", bench_fused_adx4_f_madd, 200},
-                 {"add adx4", bench_fused_adx4_c_add, 200}, {"add adx4", bench_fused_adx4_f_add, 200},
-                 {"double adx4", bench_fused_adx4_c_dbl, 200}, {"double adx4", bench_fused_adx4_f_dbl, 200},
-                 {"dbl_xyz adx4", bench_fused_adx4_c_dblx, 200}, {"dbl_xyz adx4", bench_fused_adx4_f_dblx, 200},
-                 {"loop adx4", bench_fused_adx4_loop_c, 2}, {"all fused", bench_fused_adx4_loop_fused, 2},
-                 {"loop adx4", bench_fused_adx4_loop_c, 2}, {"fused dbl", bench_fused_adx4_loop_fused_dbl, 2}};
+                 {"madd adx", bench_fused_adx_c_madd, 200}, {"madd adx", bench_fused_adx_f_madd, 200},
+                 {"add adx", bench_fused_adx_c_add, 200}, {"add adx", bench_fused_adx_f_add, 200},
+                 {"double adx", bench_fused_adx_c_dbl, 200}, {"double adx", bench_fused_adx_f_dbl, 200},
+                 {"dbl_xyz adx", bench_fused_adx_c_dblx, 200}, {"dbl_xyz adx", bench_fused_adx_f_dblx, 200},
+                 {"loop adx", bench_fused_adx_loop_c, 2}, {"all fused", bench_fused_adx_loop_fused, 2},
+                 {"loop adx", bench_fused_adx_loop_c, 2}, {"fused dbl", bench_fused_adx_loop_fused_dbl, 2}};
     enum { NI = 28 };
     double *smp[NI];
     for (int k = 0; k < NI; k++)
@@ -216,7 +216,7 @@ int main(int argc, char **argv) {
             smp[ord[k]][r] = (double)(ticks() - t0) / m->batch;
         }
     }
-    printf("whole formulas (adx; rows named adx4: adx4): median rdtsc ticks per call, %d rounds of 200 calls "
+    printf("whole formulas (adx51; rows named adx: adx): median rdtsc ticks per call, %d rounds of 200 calls "
            "(loops: 2), pinned to CPU %d\n",
            rounds, cpu);
     double med[NI];

@@ -103,11 +103,11 @@ int main(int argc, char **argv) {
         es[n++] = (entry){"invert divsteps " #be, bench_inv_divsteps_##be, NULL, 0};                                   \
         es[n++] = (entry){"pow22523 (sqrt chain) " #be, bench_inv_sqrt_##be, NULL, 0};                                 \
     }
-#ifdef BENCH_HAVE_adx4
-    ADD_BE(adx4)
-#endif
 #ifdef BENCH_HAVE_adx
     ADD_BE(adx)
+#endif
+#ifdef BENCH_HAVE_adx51
+    ADD_BE(adx51)
 #endif
 #ifdef BENCH_HAVE_u64
     ADD_BE(u64)
@@ -152,11 +152,11 @@ int main(int argc, char **argv) {
         qsort(samples[k], (size_t)rounds, sizeof(double), cmp_double);
         printf("  %-30s %10.0f\n", es[k].name, samples[k][rounds / 2]);
     }
-#ifdef BENCH_HAVE_adx4
-    if (bench_inv_available_adx4()) sink ^= bench_inv_result_adx4();
-#endif
 #ifdef BENCH_HAVE_adx
     if (bench_inv_available_adx()) sink ^= bench_inv_result_adx();
+#endif
+#ifdef BENCH_HAVE_adx51
+    if (bench_inv_available_adx51()) sink ^= bench_inv_result_adx51();
 #endif
 #ifdef BENCH_HAVE_u64
     sink ^= bench_inv_result_u64();

@@ -124,8 +124,8 @@ foreach(asm IN LISTS asm_files)
       if(NOT claims)
         continue()
       endif()
-      # The generator is named by the callee's layout: radix 2^51 in 5 limbs (the adx backend) is
-      # solinas-unsaturated, 4 limbs of 64 bits (adx4) solinas-saturated; any other layout is refused.
+      # The generator is named by the callee's layout: radix 2^51 in 5 limbs (the adx51 backend) is
+      # solinas-unsaturated, 4 limbs of 64 bits (adx) solinas-saturated; any other layout is refused.
       if(CMAKE_MATCH_1 STREQUAL "radix 51,51,51,51,51")
         set(gmethod solinas-unsaturated)
         set(glimbs 5)

@@ -1,12 +1,12 @@
 # cmake -DECOPT=<ecopt> -DSRC=<source dir> -DOUTDIR=<scratch dir> -P check_generated_asm_neg.cmake
 # generated.asm must fail on a whole-formula .S whose src/curve/formulas/ program was changed: (1) a callee that
-# claims to be `ecopt gen` output but is not (fe_sq with 0x27 for 2*19: in ge_madd.ir, 5 x 51 bits, the
-# solinas-unsaturated square; in ladderstep_adx4.ir, 4 x 64 bits, the solinas-saturated one), (2) any other change
+# claims to be `ecopt gen` output but is not (fe_sq with 0x27 for 2*19: in ge_madd_adx51.ir, 5 x 51 bits, the
+# solinas-unsaturated square; in ladderstep_adx.ir, 4 x 64 bits, the solinas-saturated one), (2) any other change
 # (a comment added: the sha256 differs). Each case runs check_generated_asm.cmake on a scratch tree holding one .S
 # and its program.
 # Each set: .S name | program | line | tampered line.
-set(sets "ecopt_ge_madd_fused_adx|ge_madd.ir|x2:u64 = mul arg1_4, 0x26|x2:u64 = mul arg1_4, 0x27"
-         "ecopt_mont_ladderstep_fused_adx4|ladderstep_adx4.ir|x65:u64, x66:u64 = mulx.64 x57, 0x26|\
+set(sets "ecopt_ge_madd_fused_adx51|ge_madd_adx51.ir|x2:u64 = mul arg1_4, 0x26|x2:u64 = mul arg1_4, 0x27"
+         "ecopt_mont_ladderstep_fused_adx|ladderstep_adx.ir|x65:u64, x66:u64 = mulx.64 x57, 0x26|\
 x65:u64, x66:u64 = mulx.64 x57, 0x27")
 foreach(set IN LISTS sets)
   string(REPLACE "|" ";" parts "${set}")

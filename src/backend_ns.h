@@ -10,10 +10,10 @@
 #define ECOPT_BE_SUFFIX u64
 #elif defined(ECOPT_FE_BACKEND_u32)
 #define ECOPT_BE_SUFFIX u32
+#elif defined(ECOPT_FE_BACKEND_adx51)
+#define ECOPT_BE_SUFFIX adx51
 #elif defined(ECOPT_FE_BACKEND_adx)
 #define ECOPT_BE_SUFFIX adx
-#elif defined(ECOPT_FE_BACKEND_adx4)
-#define ECOPT_BE_SUFFIX adx4
 #else
 #error "compile per-backend code with -DECOPT_FE_BACKEND_<name>=1"
 #endif

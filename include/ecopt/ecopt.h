@@ -46,7 +46,7 @@ const char *ecopt_strerror(int code);
 /* ecopt_version — the library version, e.g. "0.1.0". */
 const char *ecopt_version(void);
 
-/* ecopt_backend_name — the name of the field backend that the public functions dispatch to ("adx", "adx4",
+/* ecopt_backend_name — the name of the field backend that the public functions dispatch to ("adx51", "adx",
  * "u64" or "u32").
  * The backend is chosen once, at first use. Every operation after that runs on it.
  * Returns: a static string, or NULL when no backend could be chosen (see ecopt_backend_init). */
@@ -54,7 +54,7 @@ const char *ecopt_backend_name(void);
 
 /* ecopt_backend_init — choose the backend now instead of at first use; idempotent.
  * The environment variable ECOPT_BACKEND (read with secure_getenv) names one of ecopt_backend_list();
- * unset or empty means the fastest backend this CPU supports (adx4 and adx need BMI2 and ADX, read from cpuid).
+ * unset or empty means the fastest backend this CPU supports (adx and adx51 need BMI2 and ADX, read from cpuid).
  * ECOPT_BACKEND_FORCE=1 together with ECOPT_BACKEND=<name> uses that backend without asking the CPU: for
  * valgrind, which hides ADX from cpuid but runs the instructions. On a CPU without them the program may crash
  * with an illegal instruction (SIGILL); do not set it otherwise.
@@ -63,7 +63,7 @@ const char *ecopt_backend_name(void);
 int ecopt_backend_init(void);
 
 /* ecopt_backend_list — the names of all backends compiled in, in order of preference, separated by single spaces
- * ("adx adx4 u64 u32" on x86-64, "u64 u32" elsewhere). */
+ * ("adx51 adx u64 u32" on x86-64, "u64 u32" elsewhere). */
 const char *ecopt_backend_list(void);
 
 /* ------------------------------------------------------------------------------------------------------------

@@ -9,24 +9,24 @@
 #include "curve/scalar.h"
 #include "curve/generated/ge_base_table.h"
 
-/* ECOPT_GE_FUSED: the adx and adx4 backends' whole-formula functions (fused_adx.h, fused_adx4.h) replace the C
- * formulas of ge_formulas.h, which then stay as the other backends' code (and adx's and adx4's when built with
+/* ECOPT_GE_FUSED: the adx51 and adx backends' whole-formula functions (fused_adx51.h, fused_adx.h) replace the C
+ * formulas of ge_formulas.h, which then stay as the other backends' code (and adx51's and adx's when built with
  * -DECOPT_ADX_FUSED=OFF). fused_madd etc. name the including backend's functions: the same shapes and aliasing,
- * 5 limbs of 51 bits in adx, 4 of 64 in adx4 (each ecopt_fe.v). */
-#if defined(ECOPT_FE_BACKEND_adx) && defined(ECOPT_ADX_FUSED)
+ * 5 limbs of 51 bits in adx51, 4 of 64 in adx (each ecopt_fe.v). */
+#if defined(ECOPT_FE_BACKEND_adx51) && defined(ECOPT_ADX_FUSED)
+#include "curve/fused_adx51.h"
+#define ECOPT_GE_FUSED 1
+#define fused_madd ecopt_ge_madd_fused_adx51
+#define fused_add ecopt_ge_add_fused_adx51
+#define fused_double ecopt_ge_double_fused_adx51
+#define fused_double_xyz ecopt_ge_double_xyz_fused_adx51
+#elif defined(ECOPT_FE_BACKEND_adx) && defined(ECOPT_ADX_FUSED)
 #include "curve/fused_adx.h"
 #define ECOPT_GE_FUSED 1
 #define fused_madd ecopt_ge_madd_fused_adx
 #define fused_add ecopt_ge_add_fused_adx
 #define fused_double ecopt_ge_double_fused_adx
 #define fused_double_xyz ecopt_ge_double_xyz_fused_adx
-#elif defined(ECOPT_FE_BACKEND_adx4) && defined(ECOPT_ADX_FUSED)
-#include "curve/fused_adx4.h"
-#define ECOPT_GE_FUSED 1
-#define fused_madd ecopt_ge_madd_fused_adx4
-#define fused_add ecopt_ge_add_fused_adx4
-#define fused_double ecopt_ge_double_fused_adx4
-#define fused_double_xyz ecopt_ge_double_xyz_fused_adx4
 #else
 #define ECOPT_GE_FUSED 0
 #endif
@@ -64,7 +64,7 @@ void ecopt_ge_add(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached 
 
 void ecopt_ge_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached *q) {
 #if ECOPT_GE_FUSED
-    /* p - q = p + (-q), -q = (Y-X, Y+X, 2Z, -2dT) in cached form; the fused addition takes all four loose (adx4:
+    /* p - q = p + (-q), -q = (Y-X, Y+X, 2Z, -2dT) in cached form; the fused addition takes all four loose (adx:
      * any 256-bit values, ecopt_fe_neg's output among them). */
     ecopt_fe negt;
     ecopt_fe_neg(&negt, &q->T2d);
@@ -78,7 +78,7 @@ void ecopt_ge_sub(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_cached 
 
 void ecopt_ge_double(ecopt_ge_ext *r, const ecopt_ge_ext *p, int with_t) {
 #if ECOPT_GE_FUSED
-    /* The same formula (adx: with C = 2 Z1^2 computed as Z1 (Z1 + Z1), src/curve/formulas/ge_double.ir). */
+    /* The same formula (adx51: with C = 2 Z1^2 computed as Z1 (Z1 + Z1), src/curve/formulas/ge_double_adx51.ir). */
     if (with_t)
         fused_double(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v);
     else
@@ -278,7 +278,7 @@ static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
  * known to us has, but neither implies it, so cpuid decides; __builtin_cpu_supports also checks that the OS saves
  * the YMM state). The choice depends on the CPU alone (public). Measured on 52 lookups of 16 entries: about 30%
  * fewer ticks than the SSE2 form (pinned, medians, November 2026). */
-#if defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_adx4)
+#if defined(ECOPT_FE_BACKEND_adx51) || defined(ECOPT_FE_BACKEND_adx)
 #define BASE_AVX2 1
 static int base_avx2;
 
@@ -481,19 +481,19 @@ static void base_odd_init(void) {
     }
 }
 
-/* Which whole-formula functions (fused_adx.h, fused_adx4.h) the verification loop uses in the adx and adx4
+/* Which whole-formula functions (fused_adx51.h, fused_adx.h) the verification loop uses in the adx51 and adx
  * backends: bit 0 the doublings, bit 1 additions and subtractions, bit 2 mixed additions; the others run the C
- * formulas. adx: the doublings only; adx4: all three. Each fused function is faster alone (bench/bench_fused.c),
- * but in adx the loop mixes four of them, about 26 KB of straight-line code together, and with all four it
+ * formulas. adx51: the doublings only; adx: all three. Each fused function is faster alone (bench/bench_fused.c),
+ * but in adx51 the loop mixes four of them, about 26 KB of straight-line code together, and with all four it
  * measured no faster than the C formulas (which share the small multiply and square), while fused doublings with
  * C additions measured about 7% faster (a verification-shaped loop, both ways interleaved in one process,
  * November 2026, AMD EPYC).
- * adx4's four are smaller (about 18 KB): there the same loop measured 0.84 of the C formulas' ticks with fused
- * doublings and 0.78 with all four (bench_fused, rows "loop adx4"), and ecopt_bench's verify 0.84 of adx's ticks
+ * adx's four are smaller (about 18 KB): there the same loop measured 0.84 of the C formulas' ticks with fused
+ * doublings and 0.78 with all four (bench_fused, rows "loop adx"), and ecopt_bench's verify 0.84 of adx51's ticks
  * with all four against 0.90 with the doublings alone (five runs each, interleaved, medians). -DECOPT_GE_VT_FUSED=N
  * (both backends) to measure again. */
 #ifndef ECOPT_GE_VT_FUSED
-#if defined(ECOPT_FE_BACKEND_adx4)
+#if defined(ECOPT_FE_BACKEND_adx)
 #define ECOPT_GE_VT_FUSED 7
 #else
 #define ECOPT_GE_VT_FUSED 1

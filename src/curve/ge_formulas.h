@@ -1,6 +1,6 @@
 /* ge_formulas.h — the C formulas of the point operations and of the X25519 ladder step over the ecopt_fe
- * operations of the including backend: ge.c and mont.c use them (the adx backend's fused functions replace them
- * there, fused_adx.h), and bench/bench_fused.c times them against the fused functions. Private to src/curve and
+ * operations of the including backend: ge.c and mont.c use them (the adx51 backend's fused functions replace them
+ * there, fused_adx51.h), and bench/bench_fused.c times them against the fused functions. Private to src/curve and
  * the benchmarks; static inline, so each includer compiles them with its own backend. */
 #ifndef ECOPT_CURVE_GE_FORMULAS_H
 #define ECOPT_CURVE_GE_FORMULAS_H

@@ -4,16 +4,16 @@
 #include "ct.h"
 #include "curve/ge_formulas.h"
 
-/* The adx and adx4 backends' ladder steps as one proved function each (fused_adx.h, fused_adx4.h), unless built
+/* The adx51 and adx backends' ladder steps as one proved function each (fused_adx51.h, fused_adx.h), unless built
  * with -DECOPT_ADX_FUSED=OFF. */
-#if defined(ECOPT_FE_BACKEND_adx) && defined(ECOPT_ADX_FUSED)
+#if defined(ECOPT_FE_BACKEND_adx51) && defined(ECOPT_ADX_FUSED)
+#include "curve/fused_adx51.h"
+#define ECOPT_MONT_FUSED 1
+#define ecopt_mont_ladderstep_fused ecopt_mont_ladderstep_fused_adx51
+#elif defined(ECOPT_FE_BACKEND_adx) && defined(ECOPT_ADX_FUSED)
 #include "curve/fused_adx.h"
 #define ECOPT_MONT_FUSED 1
 #define ecopt_mont_ladderstep_fused ecopt_mont_ladderstep_fused_adx
-#elif defined(ECOPT_FE_BACKEND_adx4) && defined(ECOPT_ADX_FUSED)
-#include "curve/fused_adx4.h"
-#define ECOPT_MONT_FUSED 1
-#define ecopt_mont_ladderstep_fused ecopt_mont_ladderstep_fused_adx4
 #else
 #define ECOPT_MONT_FUSED 0
 #endif
@@ -35,10 +35,10 @@ void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]
         uint64_t k_t = (uint64_t)(k[i >> 3] >> (i & 7)) & 1;
         swap ^= k_t;
 #if ECOPT_MONT_FUSED
-        /* The two cswaps and the step as one program (src/curve/formulas/ladderstep.ir, ladderstep_adx4.ir): it
+        /* The two cswaps and the step as one program (src/curve/formulas/ladderstep_adx51.ir, ladderstep_adx.ir): it
          * selects the doubled point's A = x + z and B = x - z by cmov, the sum needs no selecting, and it writes
-         * what the cswaps and the step would, in place. The input bounds hold: adx4's are every 256-bit value;
-         * adx's are the multiply's output bounds, and x1 is frombytes' (limbs < 2^51), x2, z2, x3, z3 are 0, 1,
+         * what the cswaps and the step would, in place. The input bounds hold: adx's are every 256-bit value;
+         * adx51's are the multiply's output bounds, and x1 is frombytes' (limbs < 2^51), x2, z2, x3, z3 are 0, 1,
          * x1 or outputs of the step itself; sw[0] is 0 or 1. */
         sw[0] = swap;
         ecopt_mont_ladderstep_fused(x2.v, z2.v, x3.v, z3.v, x1.v, x2.v, z2.v, x3.v, z3.v, sw);

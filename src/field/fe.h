@@ -53,10 +53,10 @@
  * inline where inlining them into the curve code pays. */
 #if defined(ECOPT_FE_BACKEND_u64)
 #include "field/fe_u64.h"
+#elif defined(ECOPT_FE_BACKEND_adx51)
+#include "field/fe_adx51.h"
 #elif defined(ECOPT_FE_BACKEND_adx)
 #include "field/fe_adx.h"
-#elif defined(ECOPT_FE_BACKEND_adx4)
-#include "field/fe_adx4.h"
 #elif defined(ECOPT_FE_BACKEND_u32)
 #include "field/fe_u32.h"
 #endif

@@ -1,5 +1,5 @@
 /* fe_u64.c — backend u64 (5 x 51 bits) of the field interface in fe.h. Bounds are defined in fe_u64.h.
- * Compiled a second time for the adx backend (ECOPT_FE_BACKEND_adx, fe_adx.h): everything here but the multiply
+ * Compiled a second time for the adx51 backend (ECOPT_FE_BACKEND_adx51, fe_adx51.h): everything here but the multiply
  * and square, which that backend takes from the optimizer's assembly. */
 #include "field/fe.h"
 
@@ -103,7 +103,7 @@ static inline __attribute__((always_inline)) void reduce_wide(ecopt_fe *h, u128 
     h->v[4] = r4;
 }
 
-#if !defined(ECOPT_FE_BACKEND_adx) /* adx: multiply and square are the .S files (fe_adx.h) */
+#if !defined(ECOPT_FE_BACKEND_adx51) /* adx51: multiply and square are the .S files (fe_adx51.h) */
 static inline __attribute__((always_inline)) void fe_mul_handwritten(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
     uint64_t f0 = f->v[0], f1 = f->v[1], f2 = f->v[2], f3 = f->v[3], f4 = f->v[4];
     uint64_t g0 = g->v[0], g1 = g->v[1], g2 = g->v[2], g3 = g->v[3], g4 = g->v[4];
@@ -131,7 +131,7 @@ static inline __attribute__((always_inline)) void sq_coeffs(const ecopt_fe *f, u
     c[4] = (u128)d0 * f4 + (u128)d1 * f3 + (u128)f2 * f2;
 }
 
-#if !defined(ECOPT_FE_BACKEND_adx)
+#if !defined(ECOPT_FE_BACKEND_adx51)
 static inline __attribute__((always_inline)) void fe_sq_handwritten(ecopt_fe *h, const ecopt_fe *f) {
     u128 c[5];
     sq_coeffs(f, c);
@@ -143,8 +143,8 @@ static inline __attribute__((always_inline)) void fe_sq_handwritten(ecopt_fe *h,
  * 3 * 2^51 - 39 per limb, output limbs below 2^51 except limb 1 below 2^51 + 2^10). ecopt_fe_mul and ecopt_fe_sq
  * use the generated ones, which `make bench` measured at least as fast (README, "Generated field code"); both
  * stay exported under their own names so that the benchmark compares them in one process.
- * For adx, ecopt_fe_mul and ecopt_fe_sq (ecopt_fe_mul_adx, ecopt_fe_sq_adx after backend_ns.h) are the .S files
- * in src/field/generated/ (fe_adx.h), so none of this is compiled there. */
+ * For adx51, ecopt_fe_mul and ecopt_fe_sq (ecopt_fe_mul_adx51, ecopt_fe_sq_adx51 after backend_ns.h) are the .S files
+ * in src/field/generated/ (fe_adx51.h), so none of this is compiled there. */
 #include "field/generated/ecopt_fe_mul_u64_gen.c"
 #include "field/generated/ecopt_fe_sq_u64_gen.c"
 
@@ -162,7 +162,7 @@ void ecopt_fe_sq(ecopt_fe *h, const ecopt_fe *f) { fe_sq_handwritten(h, f); }
 void ecopt_fe_mul(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) { ecopt_fe_mul_u64_gen(h->v, f->v, g->v); }
 void ecopt_fe_sq(ecopt_fe *h, const ecopt_fe *f) { ecopt_fe_sq_u64_gen(h->v, f->v); }
 #endif
-#endif /* !ECOPT_FE_BACKEND_adx */
+#endif /* !ECOPT_FE_BACKEND_adx51 */
 
 void ecopt_fe_sq2(ecopt_fe *h, const ecopt_fe *f) {
     u128 c[5];

@@ -22,7 +22,7 @@ typedef struct ecopt_fe {
     uint64_t v[5];
 } ecopt_fe;
 
-#if !defined(ECOPT_FE_BACKEND_adx) /* adx shares this representation and has its own test (fe_adx.h) */
+#if !defined(ECOPT_FE_BACKEND_adx51) /* adx51 shares this representation and has its own test (fe_adx51.h) */
 /* ecopt_fe_backend_available — 1 when this CPU can run the backend: portable C runs everywhere. */
 static inline int ecopt_fe_backend_available(void) {
     return 1;
@@ -107,7 +107,7 @@ static inline void ecopt_fe_cswap(ecopt_fe *f, ecopt_fe *g, uint64_t bit) {
  * are the generated ones; these names exist so that tests and the benchmark can run both.
  * Source: handwritten, Bernstein, "Curve25519" (2006), radix 2^51 as in fe_u64.h; generated, `ecopt gen --prime
  * 2^255-19 --method solinas-unsaturated --limbs 5 --op mul|square` (src/field/generated/). */
-#if !defined(ECOPT_FE_BACKEND_adx)
+#if !defined(ECOPT_FE_BACKEND_adx51)
 void ecopt_fe_u64_mul_handwritten(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g);
 void ecopt_fe_u64_sq_handwritten(ecopt_fe *h, const ecopt_fe *f);
 void ecopt_fe_u64_mul_generated(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g);

@@ -105,7 +105,7 @@ t_usage_unknown_backend() {
     list=$(unset ECOPT_BACKEND; "$ECOPT" version | sed -n 's/^compiled in: //p')
     first=${list%% *}
     [ -n "$first" ] || fail "no backend list"
-    # A name with its last character dropped that is not itself a name ("adx4" gives "adx", which is one).
+    # A name with its last character dropped that is not itself a name ("adx" gives "adx51", which is one).
     for n in $list; do
         case " $list " in *" ${n:0:${#n}-1} "*) ;; *) prefix=${n:0:${#n}-1}; break ;; esac
     done

@@ -1,15 +1,15 @@
-/* test_fused.c — curve.fused: the adx backend's whole-formula functions (src/curve/fused_adx.h, made by
+/* test_fused.c — curve.fused: the adx51 backend's whole-formula functions (src/curve/fused_adx51.h, made by
  * `ecopt opt` from src/curve/formulas/<name>.ir) on random field elements anywhere within their declared input bounds
  * (not only points of the curve: the programs are polynomial identities), against
  *   - GMP: each output mod p equals the formula evaluated in mpz (RFC 7748 section 5 for the ladder step; the
  *     add-2008-hwcd-3, madd-2008-hwcd-3 and dbl-2008-hwcd formulas of Hisil, Wong, Carter, Dawson 2008);
  *   - the C formulas of src/curve/ge.c in the u64 backend (this file is compiled with ECOPT_FE_BACKEND_u64):
  *     ecopt_ge_madd and ecopt_ge_add run the same field operations as the programs (the u64 multiply and square
- *     are generated from the same IR as the adx assembly), so their limbs must be identical; ecopt_ge_double
+ *     are generated from the same IR as the adx51 assembly), so their limbs must be identical; ecopt_ge_double
  *     (which computes 2 Z1^2 with fe_sq2) and ecopt_ge_sub agree mod p;
  *   - themselves with every output passed as the input it may alias (r = p, the ladder in place);
  * and every output limb within the multiply's output bounds (limb 1 <= 2^51 + 2^10, the others < 2^51). The ladder
- * steps (adx, and adx4's from src/curve/fused_adx4.h on any 256-bit limbs) take the swap bit, 0 or 1 at random:
+ * steps (adx51, and adx's from src/curve/fused_adx.h on any 256-bit limbs) take the swap bit, 0 or 1 at random:
  * their outputs must be RFC 7748's two cswaps followed by the step.
  * Exit 77 (skip) when this CPU lacks BMI2/ADX. */
 #include <stdio.h>
@@ -18,13 +18,13 @@
 
 #include <gmp.h>
 
+#include "curve/fused_adx51.h"
 #include "curve/fused_adx.h"
-#include "curve/fused_adx4.h"
 #include "curve/ge.h"
 #include "ref25519.h"
 #include "testutil.h"
 
-int ecopt_fe_backend_available_adx(void); /* src/field/fe_adx.c (hidden in the library, linked statically) */
+int ecopt_fe_backend_available_adx51(void); /* src/field/fe_adx51.c (hidden in the library, linked statically) */
 
 #define TIGHT 0x8000000007fffULL  /* fe_u64.h: tight, every limb < 2^51 + 2^15 */
 #define LOOSE 0x1000000000ffffULL /* loose, every limb < 2^52 + 2^16 */
@@ -129,10 +129,10 @@ static void check_ladder(tu_rng *rng) {
     uint64_t in[5][5], out[4][5], st[5][5], sw[1];
     for (int k = 0; k < 5; k++) rnd_fe_mulout(rng, in[k]);
     sw[0] = tu_rng_below(rng, 2);
-    ecopt_mont_ladderstep_fused_adx(out[0], out[1], out[2], out[3], in[0], in[1], in[2], in[3], in[4], sw);
+    ecopt_mont_ladderstep_fused_adx51(out[0], out[1], out[2], out[3], in[0], in[1], in[2], in[3], in[4], sw);
     /* in place, as mont.c calls it */
     memcpy(st, in, sizeof st);
-    ecopt_mont_ladderstep_fused_adx(st[1], st[2], st[3], st[4], st[0], st[1], st[2], st[3], st[4], sw);
+    ecopt_mont_ladderstep_fused_adx51(st[1], st[2], st[3], st[4], st[0], st[1], st[2], st[3], st[4], sw);
     for (int k = 0; k < 4; k++) expect_limbs("ladderstep in place", st[k + 1], out[k]);
 
     mpz_t m[5], want[4];
@@ -151,7 +151,7 @@ static void check_ladder(tu_rng *rng) {
     for (int k = 0; k < 4; k++) mpz_clear(want[k]);
 }
 
-/* ---- the adx4 ladder step (4 x 64 bits, every 256-bit value an element) ------------------------------------ */
+/* ---- the adx ladder step (4 x 64 bits, every 256-bit value an element) ------------------------------------ */
 static void rnd_fe4(tu_rng *r, uint64_t v[4]) {
     for (int i = 0; i < 4; i++) v[i] = rnd_limb(r, UINT64_MAX);
 }
@@ -169,12 +169,12 @@ static void check_ladder4(tu_rng *rng) {
     uint64_t in[5][4], out[4][4], st[5][4], sw[1];
     for (int k = 0; k < 5; k++) rnd_fe4(rng, in[k]);
     sw[0] = tu_rng_below(rng, 2);
-    ecopt_mont_ladderstep_fused_adx4(out[0], out[1], out[2], out[3], in[0], in[1], in[2], in[3], in[4], sw);
+    ecopt_mont_ladderstep_fused_adx(out[0], out[1], out[2], out[3], in[0], in[1], in[2], in[3], in[4], sw);
     memcpy(st, in, sizeof st);
-    ecopt_mont_ladderstep_fused_adx4(st[1], st[2], st[3], st[4], st[0], st[1], st[2], st[3], st[4], sw);
+    ecopt_mont_ladderstep_fused_adx(st[1], st[2], st[3], st[4], st[0], st[1], st[2], st[3], st[4], sw);
     for (int k = 0; k < 4; k++) {
         n_checks++;
-        if (memcmp(st[k + 1], out[k], 32) != 0) tu_fail("adx4 ladderstep in place: limbs differ");
+        if (memcmp(st[k + 1], out[k], 32) != 0) tu_fail("adx ladderstep in place: limbs differ");
     }
     mpz_t m[5], want[4], g;
     for (int k = 0; k < 5; k++) {
@@ -188,7 +188,7 @@ static void check_ladder4(tu_rng *rng) {
         to_mpz4(g, out[k]);
         n_checks++;
         if (mpz_cmp(g, want[k]) != 0) {
-            tu_fail("adx4 ladderstep swap %d %s: wrong value", (int)sw[0], ladder_names[k]);
+            tu_fail("adx ladderstep swap %d %s: wrong value", (int)sw[0], ladder_names[k]);
             gmp_fprintf(stderr, "  got  %#Zx\n  want %#Zx\n", g, want[k]);
             for (int q = 0; q < 5; q++)
                 fprintf(stderr, "  in[%d] limbs %#llx %#llx %#llx %#llx\n", q, (unsigned long long)in[q][0],
@@ -238,9 +238,9 @@ static void check_madd(tu_rng *rng) {
     rnd_fe(rng, q.YpX.v, TIGHT);
     rnd_fe(rng, q.YmX.v, TIGHT);
     rnd_fe(rng, q.XY2d.v, TIGHT);
-    ecopt_ge_madd_fused_adx(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YpX.v, q.YmX.v, q.XY2d.v);
+    ecopt_ge_madd_fused_adx51(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YpX.v, q.YmX.v, q.XY2d.v);
     ra = p;
-    ecopt_ge_madd_fused_adx(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, q.YpX.v, q.YmX.v,
+    ecopt_ge_madd_fused_adx51(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, q.YpX.v, q.YmX.v,
                             q.XY2d.v);
     ecopt_ge_madd(&rc, &p, &q); /* u64: the C formula */
     expect_limbs("madd X3 vs C", r.X.v, rc.X.v);
@@ -284,10 +284,10 @@ static void check_add(tu_rng *rng) {
     rnd_fe(rng, q.YmX.v, TIGHT);
     rnd_fe(rng, q.Z2.v, LOOSE);
     rnd_fe(rng, q.T2d.v, TIGHT);
-    ecopt_ge_add_fused_adx(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YpX.v, q.YmX.v, q.Z2.v,
+    ecopt_ge_add_fused_adx51(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YpX.v, q.YmX.v, q.Z2.v,
                            q.T2d.v);
     ra = p;
-    ecopt_ge_add_fused_adx(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, q.YpX.v, q.YmX.v,
+    ecopt_ge_add_fused_adx51(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, q.YpX.v, q.YmX.v,
                            q.Z2.v, q.T2d.v);
     ecopt_ge_add(&rc, &p, &q);
     expect_limbs("add X3 vs C", r.X.v, rc.X.v);
@@ -299,10 +299,10 @@ static void check_add(tu_rng *rng) {
     expect_limbs("add in place", ra.Z.v, r.Z.v);
     expect_limbs("add in place", ra.T.v, r.T.v);
 
-    /* p - q the way the adx ecopt_ge_sub does it: the addition of (Y-X, Y+X, 2Z, -2dT) */
+    /* p - q the way the adx51 ecopt_ge_sub does it: the addition of (Y-X, Y+X, 2Z, -2dT) */
     ecopt_fe negt;
     ecopt_fe_neg(&negt, &q.T2d);
-    ecopt_ge_add_fused_adx(rs.X.v, rs.Y.v, rs.Z.v, rs.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YmX.v, q.YpX.v, q.Z2.v,
+    ecopt_ge_add_fused_adx51(rs.X.v, rs.Y.v, rs.Z.v, rs.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YmX.v, q.YpX.v, q.Z2.v,
                            negt.v);
     ecopt_ge_sub(&rsc, &p, &q);
 
@@ -344,10 +344,10 @@ static void check_add(tu_rng *rng) {
 static void check_double(tu_rng *rng) {
     ecopt_ge_ext p, r, r3, rc, ra;
     rnd_ext(rng, &p);
-    ecopt_ge_double_fused_adx(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v);
-    ecopt_ge_double_xyz_fused_adx(r3.X.v, r3.Y.v, r3.Z.v, p.X.v, p.Y.v, p.Z.v);
+    ecopt_ge_double_fused_adx51(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v);
+    ecopt_ge_double_xyz_fused_adx51(r3.X.v, r3.Y.v, r3.Z.v, p.X.v, p.Y.v, p.Z.v);
     ra = p;
-    ecopt_ge_double_fused_adx(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v);
+    ecopt_ge_double_fused_adx51(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v);
     expect_limbs("double in place", ra.X.v, r.X.v);
     expect_limbs("double in place", ra.Y.v, r.Y.v);
     expect_limbs("double in place", ra.Z.v, r.Z.v);
@@ -356,7 +356,7 @@ static void check_double(tu_rng *rng) {
     expect_limbs("double_xyz = double", r3.Y.v, r.Y.v);
     expect_limbs("double_xyz = double", r3.Z.v, r.Z.v);
     ra = p;
-    ecopt_ge_double_xyz_fused_adx(ra.X.v, ra.Y.v, ra.Z.v, ra.X.v, ra.Y.v, ra.Z.v);
+    ecopt_ge_double_xyz_fused_adx51(ra.X.v, ra.Y.v, ra.Z.v, ra.X.v, ra.Y.v, ra.Z.v);
     expect_limbs("double_xyz in place", ra.X.v, r.X.v);
     expect_limbs("double_xyz in place", ra.Y.v, r.Y.v);
     expect_limbs("double_xyz in place", ra.Z.v, r.Z.v);
@@ -385,7 +385,7 @@ static void check_double(tu_rng *rng) {
 int main(int argc, char **argv) {
     tu_opts o;
     tu_parse_opts(&o, argc, argv, 20000);
-    if (!ecopt_fe_backend_available_adx()) {
+    if (!ecopt_fe_backend_available_adx51()) {
         printf("SKIP: this CPU lacks BMI2/ADX\n");
         return 77;
     }

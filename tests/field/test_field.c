@@ -594,8 +594,8 @@ static void check_max_loose(void) {
 /* ---- limbs at their documented bounds (needs the backend's limb layout; fe.h keeps it private to src/field, so
  * this section knows each backend's header) ---- */
 
-#if defined(ECOPT_FE_BACKEND_u64) || defined(ECOPT_FE_BACKEND_adx)
-/* fe_u64.h (adx shares it): 5 limbs of radix 2^51; tight: limb < 2^51 + 2^15; loose: limb < 2^52 + 2^16. */
+#if defined(ECOPT_FE_BACKEND_u64) || defined(ECOPT_FE_BACKEND_adx51)
+/* fe_u64.h (adx51 shares it): 5 limbs of radix 2^51; tight: limb < 2^51 + 2^15; loose: limb < 2^52 + 2^16. */
 #define LIMB_N 5
 typedef uint64_t limb_t;
 static const unsigned limb_off[LIMB_N] = {0, 51, 102, 153, 204};
@@ -612,8 +612,8 @@ static const unsigned limb_bits[LIMB_N] = {26, 25, 26, 25, 26, 25, 26, 25, 26, 2
 static uint64_t tight_bound(unsigned i) { return ((uint64_t)1 << limb_bits[i]) + ((uint64_t)1 << 14); }
 static uint64_t loose_bound(unsigned i) { return ((uint64_t)1 << (limb_bits[i] + 1)) + ((uint64_t)1 << 15); }
 #define HAVE_LIMBS 1
-#elif defined(ECOPT_FE_BACKEND_adx4)
-/* fe_adx4.h: 4 limbs of radix 2^64; tight = loose = every limb in [0, 2^64). A bound of 0 here stands for 2^64
+#elif defined(ECOPT_FE_BACKEND_adx)
+/* fe_adx.h: 4 limbs of radix 2^64; tight = loose = every limb in [0, 2^64). A bound of 0 here stands for 2^64
  * (val_from_limbs: bound - 1 wraps to 2^64 - 1). */
 #define LIMB_N 4
 typedef uint64_t limb_t;
@@ -725,12 +725,12 @@ static long check_limb_bounds(tu_rng *rng, long iters) {
 }
 #endif
 
-#if defined(ECOPT_FE_BACKEND_adx4)
-/* adx4's add, sub and mul_small fold a carry (or borrow) out of 2^256 as 38 and may need a second fold; these
+#if defined(ECOPT_FE_BACKEND_adx)
+/* adx's add, sub and mul_small fold a carry (or borrow) out of 2^256 as 38 and may need a second fold; these
  * 256-bit values (limbs set directly, beyond what frombytes makes) put both folds and tobytes' two reductions at
  * their edges: around 38, p, 2^255, 2p and 2^256. Every pair goes through check_pair, every value through
  * check_unary and check_loose_pair. */
-static const char *const adx4_edge_hex[] = {
+static const char *const adx_edge_hex[] = {
     "0", "1", "25", "26", "27", "4c", "ffffffffffffffff", "10000000000000000",
     "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffec", /* p - 1 */
     "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed", /* p */
@@ -748,13 +748,13 @@ static const char *const adx4_edge_hex[] = {
     "1000000000000000000000000000000000000000000000000", /* 2^192 */
 };
 
-static long check_adx4_edges(tu_rng *rng) {
-    size_t n = TU_ARRAY_LEN(adx4_edge_hex);
+static long check_adx_edges(tu_rng *rng) {
+    size_t n = TU_ARRAY_LEN(adx_edge_hex);
     val *e = calloc(n, sizeof *e);
     long before = n_checks;
     for (size_t i = 0; i < n; i++) {
         val_init(&e[i]);
-        mpz_set_str(e[i].v, adx4_edge_hex[i], 16);
+        mpz_set_str(e[i].v, adx_edge_hex[i], 16);
         mpz_fdiv_r_2exp(e[i].v, e[i].v, 256);
         for (unsigned k = 0; k < 4; k++) {
             mpz_t t;
@@ -789,7 +789,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     if (!ecopt_fe_backend_available()) {
-        /* Compiled in but this CPU lacks it (adx: BMI2 and ADX): ctest's skip code, never a pass. */
+        /* Compiled in but this CPU lacks it (adx51: BMI2 and ADX): ctest's skip code, never a pass. */
         printf("SKIP: backend %s is compiled in but not available on this CPU\n", STR(ECOPT_BE_SUFFIX));
         return 77;
     }
@@ -840,8 +840,8 @@ int main(int argc, char **argv) {
     long limb_checks = check_limb_bounds(&rng, o.iters / 3 + 1);
     printf("field.fe.%s: %ld checks with limbs at the tight/loose bounds of the backend's header\n", STR(ECOPT_BE_SUFFIX),
            limb_checks);
-#if defined(ECOPT_FE_BACKEND_adx4)
-    printf("field.fe.adx4: %ld checks on 256-bit edge values (folds of 2^256 = 38, tobytes)\n", check_adx4_edges(&rng));
+#if defined(ECOPT_FE_BACKEND_adx)
+    printf("field.fe.adx: %ld checks on 256-bit edge values (folds of 2^256 = 38, tobytes)\n", check_adx_edges(&rng));
 #endif
 #else
     printf("field.fe.%s: limb-bound section not written for this backend (layout unknown to the test)\n",

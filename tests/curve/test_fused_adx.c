@@ -1,14 +1,14 @@
-/* test_fused_adx4.c — curve.fused_adx4: the adx4 backend's whole-formula point operations (src/curve/fused_adx4.h,
- * made by `ecopt opt` from src/curve/formulas/ge_*_adx4.ir) on random 4 x 64-bit limbs (every 256-bit value is an
+/* test_fused_adx.c — curve.fused_adx: the adx backend's whole-formula point operations (src/curve/fused_adx.h,
+ * made by `ecopt opt` from src/curve/formulas/ge_*_adx.ir) on random 4 x 64-bit limbs (every 256-bit value is an
  * element of this backend, so the programs take any: uniform limbs, limbs near 0 and 2^64 - 1, and whole values
  * at the edges of the representation, 0, 1, p - 1, p, p + 1, 2p - 1, 2p, 2^255 - 1, 2^255, 2^256 - 38,
  * 2^256 - 1), against
  *   - GMP: each output mod p equals the formula evaluated in mpz (add-2008-hwcd-3, madd-2008-hwcd-3 and
  *     dbl-2008-hwcd of Hisil, Wong, Carter, Dawson 2008, with the negations of ge_formulas.h's double_c);
- *   - the C formulas of src/curve/ge_formulas.h compiled here for the adx4 backend (this file is compiled with
- *     ECOPT_FE_BACKEND_adx4): madd_c, add_or_sub(.., 0) and double_c run the same field operations in the same order
+ *   - the C formulas of src/curve/ge_formulas.h compiled here for the adx backend (this file is compiled with
+ *     ECOPT_FE_BACKEND_adx): madd_c, add_or_sub(.., 0) and double_c run the same field operations in the same order
  *     as the programs, so the limbs must be identical; add_or_sub(.., 1) agrees with ecopt_ge_sub mod p;
- *   - the library's adx4 ecopt_ge_madd, _add, _sub, _double (which call the fused functions when built with
+ *   - the library's adx ecopt_ge_madd, _add, _sub, _double (which call the fused functions when built with
  *     ECOPT_ADX_FUSED): identical limbs to the direct calls;
  *   - themselves with every output passed as the input it may alias (r = p, as ge.c calls them);
  * and on points of the curve ([k]B for random k, in projective coordinates with a random Z), the sum and double
@@ -19,7 +19,7 @@
 
 #include <gmp.h>
 
-#include "curve/fused_adx4.h"
+#include "curve/fused_adx.h"
 #include "curve/ge.h"
 #include "curve/ge_formulas.h"
 #include "ref25519.h"
@@ -157,13 +157,13 @@ static void check_madd(tu_rng *rng) {
     rnd_fe4(rng, q.YpX.v);
     rnd_fe4(rng, q.YmX.v);
     rnd_fe4(rng, q.XY2d.v);
-    ecopt_ge_madd_fused_adx4(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YpX.v, q.YmX.v, q.XY2d.v);
+    ecopt_ge_madd_fused_adx(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YpX.v, q.YmX.v, q.XY2d.v);
     madd_c(&rc, &p, &q);
     expect_ext("madd vs C", &r, &rc, 1);
     ecopt_ge_madd(&rl, &p, &q);
     expect_ext("madd vs library", &rl, &r, 1);
     ra = p;
-    ecopt_ge_madd_fused_adx4(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, q.YpX.v, q.YmX.v,
+    ecopt_ge_madd_fused_adx(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, q.YpX.v, q.YmX.v,
                              q.XY2d.v);
     expect_ext("madd in place", &ra, &r, 1);
 
@@ -198,21 +198,21 @@ static void check_add(tu_rng *rng) {
     rnd_fe4(rng, q.YmX.v);
     rnd_fe4(rng, q.Z2.v);
     rnd_fe4(rng, q.T2d.v);
-    ecopt_ge_add_fused_adx4(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YpX.v, q.YmX.v, q.Z2.v,
+    ecopt_ge_add_fused_adx(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YpX.v, q.YmX.v, q.Z2.v,
                             q.T2d.v);
     add_or_sub(&rc, &p, &q, 0);
     expect_ext("add vs C", &r, &rc, 1);
     ecopt_ge_add(&rl, &p, &q);
     expect_ext("add vs library", &rl, &r, 1);
     ra = p;
-    ecopt_ge_add_fused_adx4(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, q.YpX.v, q.YmX.v,
+    ecopt_ge_add_fused_adx(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, q.YpX.v, q.YmX.v,
                             q.Z2.v, q.T2d.v);
     expect_ext("add in place", &ra, &r, 1);
 
     /* p - q as ge.c's ecopt_ge_sub does it with the fused addition: (Y-X, Y+X, 2Z, -2dT) */
     ecopt_fe negt;
     ecopt_fe_neg(&negt, &q.T2d);
-    ecopt_ge_add_fused_adx4(rs.X.v, rs.Y.v, rs.Z.v, rs.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YmX.v, q.YpX.v, q.Z2.v,
+    ecopt_ge_add_fused_adx(rs.X.v, rs.Y.v, rs.Z.v, rs.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, q.YmX.v, q.YpX.v, q.Z2.v,
                             negt.v);
     add_or_sub(&rsc, &p, &q, 1);
     ecopt_ge_sub(&rsl, &p, &q);
@@ -256,8 +256,8 @@ static void check_add(tu_rng *rng) {
 static void check_double(tu_rng *rng) {
     ecopt_ge_ext p, r, r3, rc, rc3, rl, rl3, ra;
     rnd_ext(rng, &p);
-    ecopt_ge_double_fused_adx4(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v);
-    ecopt_ge_double_xyz_fused_adx4(r3.X.v, r3.Y.v, r3.Z.v, p.X.v, p.Y.v, p.Z.v);
+    ecopt_ge_double_fused_adx(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v);
+    ecopt_ge_double_xyz_fused_adx(r3.X.v, r3.Y.v, r3.Z.v, p.X.v, p.Y.v, p.Z.v);
     double_c(&rc, &p, 1);
     double_c(&rc3, &p, 0);
     expect_ext("double vs C", &r, &rc, 1);
@@ -267,10 +267,10 @@ static void check_double(tu_rng *rng) {
     expect_ext("double vs library", &rl, &r, 1);
     expect_ext("double_xyz vs library", &rl3, &r3, 0);
     ra = p;
-    ecopt_ge_double_fused_adx4(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v);
+    ecopt_ge_double_fused_adx(ra.X.v, ra.Y.v, ra.Z.v, ra.T.v, ra.X.v, ra.Y.v, ra.Z.v);
     expect_ext("double in place", &ra, &r, 1);
     ra = p;
-    ecopt_ge_double_xyz_fused_adx4(ra.X.v, ra.Y.v, ra.Z.v, ra.X.v, ra.Y.v, ra.Z.v);
+    ecopt_ge_double_xyz_fused_adx(ra.X.v, ra.Y.v, ra.Z.v, ra.X.v, ra.Y.v, ra.Z.v);
     expect_ext("double_xyz in place", &ra, &r3, 0);
     n_checks++;
     if (memcmp(ra.T.v, p.T.v, 32) != 0) tu_fail("double_xyz wrote T");
@@ -356,7 +356,7 @@ static void check_points(tu_rng *rng) {
 
     ecopt_ge_cached qc;
     ecopt_ge_cached_from_ext(&qc, &q);
-    ecopt_ge_add_fused_adx4(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, qc.YpX.v, qc.YmX.v, qc.Z2.v,
+    ecopt_ge_add_fused_adx(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, qc.YpX.v, qc.YmX.v, qc.Z2.v,
                             qc.T2d.v);
     ref_pt_add(&R, &P, &Q);
     expect_point("points: add", &r, &R, 1);
@@ -378,15 +378,15 @@ static void check_points(tu_rng *rng) {
     M(t, t, d2);
     from_mpz4(qn.XY2d.v, t);
     mpz_clears(t, d2, NULL);
-    ecopt_ge_madd_fused_adx4(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, qn.YpX.v, qn.YmX.v,
+    ecopt_ge_madd_fused_adx(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v, p.T.v, qn.YpX.v, qn.YmX.v,
                              qn.XY2d.v);
     ref_pt_add(&R, &P, &Q);
     expect_point("points: madd", &r, &R, 1);
 
-    ecopt_ge_double_fused_adx4(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v);
+    ecopt_ge_double_fused_adx(r.X.v, r.Y.v, r.Z.v, r.T.v, p.X.v, p.Y.v, p.Z.v);
     ref_pt_double(&R, &P);
     expect_point("points: double", &r, &R, 1);
-    ecopt_ge_double_xyz_fused_adx4(r.X.v, r.Y.v, r.Z.v, p.X.v, p.Y.v, p.Z.v);
+    ecopt_ge_double_xyz_fused_adx(r.X.v, r.Y.v, r.Z.v, p.X.v, p.Y.v, p.Z.v);
     expect_point("points: double_xyz", &r, &R, 0);
     ref_pt_clear(&P);
     ref_pt_clear(&Q);
@@ -410,5 +410,5 @@ int main(int argc, char **argv) {
         if (i % 16 == 0) check_points(&rng);
     }
     printf("%ld checks\n", n_checks);
-    return tu_finish("test_fused_adx4");
+    return tu_finish("test_fused_adx");
 }
