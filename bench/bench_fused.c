@@ -1,8 +1,8 @@
-/* bench_fused.c — `make bench` (second program): the adx51 backend's whole-formula functions (src/curve/fused_adx51.h)
- * against the C formulas of src/curve/ge_formulas.h (what mont.c and ge.c run otherwise) over the adx51 field
- * operations (calling the proved multiply and square one by one), and the same for the adx backend's
- * (src/curve/fused_adx.h, bench_fused_adx.c), side by side in one process (the ladder rows: the step with its
- * two cswaps, which the whole formulas do by cmov): for
+/* bench_fused.c — `make bench` (second program): the adx51 backend's whole-formula functions
+ * (src/curve/fused_adx51.h) against the C formulas of src/curve/ge_formulas.h (what mont.c and ge.c run otherwise)
+ * over the adx51 field operations (calling the proved multiply and square one by one), and the same for the adx
+ * backend's (src/curve/fused_adx.h, bench_fused_adx.c), side by side in one process (the ladder rows: the step
+ * with its two cswaps, which the whole formulas do by cmov): for
  * each round every implementation runs one batch of BATCH calls in a freshly shuffled order, pinned to one CPU;
  * the report is the median batch in rdtsc ticks per call. Then a verification-shaped loop three ways (all C, all
  * fused, fused doublings only: what ge.c's ECOPT_GE_VT_FUSED chose). Not a test: nothing here asserts a speed.

@@ -77,7 +77,7 @@ static inline void ecopt_ct_lookup_words(uint64_t *r, const uint64_t *table, siz
 
 /* ecopt_ct_lookup_words_x4 — ecopt_ct_lookup_words with the words four at a time (32-byte GNU C vectors); words a
  * multiple of 4, at most 16. For callers compiled for AVX2 (a function with __attribute__((target("avx2"))) that
- * runs only where cpuid says AVX2: ge.c's adx51 and adx fixed-base lookup), where it is one 256-bit load, and and or
+ * runs only where cpuid says AVX2: ge.c's adx and adx51 fixed-base lookup), where it is one 256-bit load, and and or
  * per 32 bytes. Time: constant in index (secret); n and words public. */
 typedef uint64_t ecopt_ct_u64x4 __attribute__((vector_size(32)));
 

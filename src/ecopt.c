@@ -14,11 +14,11 @@
 
 /* Every compiled backend, in order of preference (fastest first); ECOPT_BACKENDS in CMakeLists.txt. */
 static const ecopt_backend *const backends[] = {
-#if defined(ECOPT_HAVE_BACKEND_adx51)
-    &ecopt_backend_adx51, /* 5 x 51 with the whole-formula ladder step: the fastest X25519 here (README, "Backends") */
-#endif
 #if defined(ECOPT_HAVE_BACKEND_adx)
-    &ecopt_backend_adx, /* 4 x 64: faster on the Ed25519 operations, slower on X25519 (no whole formulas yet) */
+    &ecopt_backend_adx, /* 4 x 64 with the whole-formula ladder step: the fastest here (README, "Backends") */
+#endif
+#if defined(ECOPT_HAVE_BACKEND_adx51)
+    &ecopt_backend_adx51, /* 5 x 51 with whole formulas: came first as adx until issue 7, now slower than adx */
 #endif
     &ecopt_backend_u64,
     &ecopt_backend_u32,
@@ -49,8 +49,8 @@ static void backend_choose(void) {
     }
     /* A named backend that is unknown or unavailable is an error, never a silent fallback. ECOPT_BACKEND_FORCE=1
      * skips the CPU check for a named backend: valgrind hides ADX from cpuid although it executes ADCX, ADOX
-     * and MULX, and the constant-time tests must run the adx51 code that ships. On a CPU that really lacks the
-     * instructions the first multiply dies with SIGILL (include/ecopt/ecopt.h). */
+     * and MULX, and the constant-time tests must run the adx and adx51 code that ships. On a CPU that really lacks
+     * the instructions the first multiply dies with SIGILL (include/ecopt/ecopt.h). */
     const char *force = secure_getenv("ECOPT_BACKEND_FORCE");
     int forced = force != NULL && strcmp(force, "1") == 0;
     for (size_t i = 0; i < NBACKENDS; i++)

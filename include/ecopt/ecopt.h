@@ -46,7 +46,7 @@ const char *ecopt_strerror(int code);
 /* ecopt_version — the library version, e.g. "0.1.0". */
 const char *ecopt_version(void);
 
-/* ecopt_backend_name — the name of the field backend that the public functions dispatch to ("adx51", "adx",
+/* ecopt_backend_name — the name of the field backend that the public functions dispatch to ("adx", "adx51",
  * "u64" or "u32").
  * The backend is chosen once, at first use. Every operation after that runs on it.
  * Returns: a static string, or NULL when no backend could be chosen (see ecopt_backend_init). */
@@ -63,7 +63,7 @@ const char *ecopt_backend_name(void);
 int ecopt_backend_init(void);
 
 /* ecopt_backend_list — the names of all backends compiled in, in order of preference, separated by single spaces
- * ("adx51 adx u64 u32" on x86-64, "u64 u32" elsewhere). */
+ * ("adx adx51 u64 u32" on x86-64, "u64 u32" elsewhere). */
 const char *ecopt_backend_list(void);
 
 /* ------------------------------------------------------------------------------------------------------------

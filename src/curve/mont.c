@@ -4,7 +4,7 @@
 #include "ct.h"
 #include "curve/ge_formulas.h"
 
-/* The adx51 and adx backends' ladder steps as one proved function each (fused_adx51.h, fused_adx.h), unless built
+/* The adx and adx51 backends' ladder steps as one proved function each (fused_adx.h, fused_adx51.h), unless built
  * with -DECOPT_ADX_FUSED=OFF. */
 #if defined(ECOPT_FE_BACKEND_adx51) && defined(ECOPT_ADX_FUSED)
 #include "curve/fused_adx51.h"

@@ -1,10 +1,10 @@
-/* fe_adx51.c — backend adx51: the CPU test. The arithmetic is fe_u64.c (compiled again for this backend) with the
- * multiply and square of src/field/generated/ecopt_fe_{mul,sq}_adx51.S; fe_adx51.h says why that is sound.
- * Compiled again for backend adx (4 x 64 limbs, fe_adx.h), which needs the same instructions. */
+/* fe_adx51.c — backend adx51 (and adx): the CPU test. The arithmetic is fe_u64.c (compiled again for this
+ * backend) with the multiply and square of src/field/generated/ecopt_fe_{mul,sq}_adx51.S; fe_adx51.h says why that
+ * is sound. Compiled again for backend adx (4 x 64 limbs, fe_adx.h), which needs the same instructions. */
 #include "field/fe.h"
 
 #if !defined(__x86_64__)
-#error "the adx51 and adx backends are x86-64 only (CMakeLists.txt builds it only there)"
+#error "the adx and adx51 backends are x86-64 only (CMakeLists.txt builds it only there)"
 #endif
 
 /* cpuid through the compiler's own header (gcc and clang ship <cpuid.h>): no assembly in src/. */

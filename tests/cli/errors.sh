@@ -105,7 +105,8 @@ t_usage_unknown_backend() {
     list=$(unset ECOPT_BACKEND; "$ECOPT" version | sed -n 's/^compiled in: //p')
     first=${list%% *}
     [ -n "$first" ] || fail "no backend list"
-    # A name with its last character dropped that is not itself a name ("adx" gives "adx51", which is one).
+    # A name with its last character dropped that is not itself a name ("adx51" gives "adx5"; one whose prefix is a
+    # name is passed over, as "adx4" was when "adx" was the 5 x 51 backend).
     for n in $list; do
         case " $list " in *" ${n:0:${#n}-1} "*) ;; *) prefix=${n:0:${#n}-1}; break ;; esac
     done

@@ -175,7 +175,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     if (!ecopt_fe_backend_available()) {
-        /* Compiled in but this CPU lacks it (adx51: BMI2 and ADX): ctest's skip code, never a pass. */
+        /* Compiled in but this CPU lacks it (adx, adx51: BMI2 and ADX): ctest's skip code, never a pass. */
         printf("SKIP: backend %s is compiled in but not available on this CPU\n", STR(ECOPT_BE_SUFFIX));
         return 77;
     }

@@ -10,7 +10,7 @@
  * Stats:   1541 instructions, 98 spills, 161 reloads, 32 stack slots, 2 flag saves, 2 xmm spills (1 registers)
  *
  * Source:    ge_add_adx51.ir, function ge_add
- * Sha256:    e9a15736c7a2c56c8b1e56cbd9f8b67e8b7a43240133f56f9cd9cc9ee8c99c0e
+ * Sha256:    22446bebe8e98dea1b479d590f4a601d43c89a802e1010590b879f8c0d389ea3
  * Seed:      1
  * Evals:     20000 (bets 10, bet ratio 0.2; 195 evals/s, 102.7 s; 9856 kept, 0 wrong)
  * CPU:       AMD EPYC

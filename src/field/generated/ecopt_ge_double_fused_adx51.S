@@ -10,7 +10,7 @@
  * Stats:   1370 instructions, 95 spills, 130 reloads, 45 stack slots, 4 flag saves, 5 xmm spills (3 registers)
  *
  * Source:    ge_double_adx51.ir, function ge_double
- * Sha256:    d9c029a0f5105117d510f915cafbf90bdd3ecc994c338874631d8fc303910c99
+ * Sha256:    3310a4651ecc80a72182a66cca416a9528fb76182c2dd3e362f32e1edaf8d9aa
  * Seed:      1
  * Evals:     20000 (bets 10, bet ratio 0.2; 264 evals/s, 75.8 s; 9403 kept, 0 wrong)
  * CPU:       AMD EPYC

@@ -10,7 +10,7 @@
  * Stats:   1163 instructions, 72 spills, 107 reloads, 34 stack slots, 0 flag saves, 1 xmm spills (1 registers)
  *
  * Source:    ge_double_xyz_adx51.ir, function ge_double_xyz
- * Sha256:    c3c5145a7d0e56c4935918b408778863fdbb59c46af05fbb73bd24a7e1792f89
+ * Sha256:    4bc9e6a0a6e489f19e7bb93d7c43863283cf565f3da959563723772c197c0930
  * Seed:      1
  * Evals:     20000 (bets 10, bet ratio 0.2; 282 evals/s, 70.8 s; 9031 kept, 0 wrong)
  * CPU:       AMD EPYC

@@ -10,7 +10,7 @@
  * Stats:   1436 instructions, 85 spills, 149 reloads, 33 stack slots, 3 flag saves, 7 xmm spills (4 registers)
  *
  * Source:    ge_madd_adx51.ir, function ge_madd
- * Sha256:    709525d2e408a26a5279c637adec3844edbd97d8706d66bab8e0d8937fc1e0e7
+ * Sha256:    53a1d2548480fad6731357b80797312344d2efd9e73afd2f72dcc5a830dc40af
  * Seed:      1
  * Evals:     20000 (bets 10, bet ratio 0.2; 234 evals/s, 85.3 s; 9425 kept, 0 wrong)
  * CPU:       AMD EPYC
