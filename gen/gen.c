@@ -13,6 +13,7 @@ static const char *const method_names[GEN_NMETHODS] = {
     [GEN_SOLINAS_UNSATURATED] = "solinas-unsaturated",
     [GEN_SOLINAS_SATURATED] = "solinas-saturated",
     [GEN_MONTGOMERY] = "montgomery",
+    [GEN_SOLINAS_SATURATED_2CHAIN] = "solinas-saturated-2chain",
 };
 
 int gen_method_parse(const char *s, gen_method *out)
@@ -273,7 +274,7 @@ void gen_default_name(const gen_spec *s, char *buf, size_t len)
 {
     /* <method>_<prime>_<limbs>_<op>, the prime spelled with e for ^, m for -, p for +, x for *; a prime that
      * does not fit in IR_NAME_MAX becomes h<FNV-1a 32 of the expression>. */
-    char pt[IR_NAME_MAX], meth[24];
+    char pt[IR_NAME_MAX], meth[32];
     size_t o = 0;
     uint32_t h = 2166136261u;
     const char *e = s->prime ? s->prime : "";
@@ -321,6 +322,7 @@ static bool method_has(gen_method m, ir_kind op)
         return op == IR_KIND_MUL || op == IR_KIND_SQUARE || op == IR_KIND_CARRY || op == IR_KIND_ADD
                || op == IR_KIND_SUB || op == IR_KIND_OPP;
     case GEN_SOLINAS_SATURATED:
+    case GEN_SOLINAS_SATURATED_2CHAIN:
         return op == IR_KIND_MUL || op == IR_KIND_SQUARE;
     case GEN_MONTGOMERY:
         return op == IR_KIND_MUL || op == IR_KIND_SQUARE || op == IR_KIND_ADD || op == IR_KIND_SUB
@@ -349,7 +351,7 @@ ir_func *gen_build(const gen_spec *s, char *err, size_t errlen)
         snprintf(err, errlen, "unknown op for the %s method: %s (it has %s)", gen_method_name(s->method),
                  ir_kind_name(s->op),
                  s->method == GEN_SOLINAS_UNSATURATED ? "mul, square, carry, add, sub, opp"
-                 : s->method == GEN_SOLINAS_SATURATED ? "mul, square"
+                 : s->method == GEN_SOLINAS_SATURATED || s->method == GEN_SOLINAS_SATURATED_2CHAIN ? "mul, square"
                                                       : "mul, square, add, sub, opp, to-montgomery, from-montgomery");
         return NULL;
     }
@@ -387,6 +389,11 @@ ir_func *gen_build(const gen_spec *s, char *err, size_t errlen)
         break;
     case GEN_SOLINAS_SATURATED:
         f = gen_solinas_saturated(p, s->limbs, s->op, name, err, errlen);
+        for (unsigned i = 0; i < s->limbs; i++)
+            limbw[i] = 64;
+        break;
+    case GEN_SOLINAS_SATURATED_2CHAIN:
+        f = gen_solinas_saturated_2chain(p, s->limbs, s->op, name, err, errlen);
         for (unsigned i = 0; i < s->limbs; i++)
             limbw[i] = 64;
         break;

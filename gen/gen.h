@@ -15,6 +15,9 @@
  *                        Any n is accepted whose limbs are 1 to 62 bits wide and whose product columns fit u128.
  *   solinas-saturated    n x 64-bit words, inputs and output any 64-bit words (output congruent, not reduced).
  *                        n must be exactly ceil(k/64) (every word used) and at least 2.
+ *   solinas-saturated-2chain  the same function (same arrays, bounds and output words) with each row added by
+ *                        two independent carry chains, low halves and high halves (the MULX/ADCX/ADOX technique,
+ *                        gen/gen_solinas.c), and a one-word last fold when C^2 + C <= 2^64.
  *   montgomery           n x 64-bit words of x*R mod p, R = 2^(64n); inputs and output below p (pre_lt_p). The
  *                        declared limb bounds are 2^64-1 for every limb, the top one included: the interval analysis
  *                        cannot prove the top word of the final select below p's top word, and inputs must accept
@@ -32,6 +35,7 @@ typedef enum {
     GEN_SOLINAS_UNSATURATED, /* p = 2^k - c, n limbs of w_i bits (w_i = ceil((i+1)k/n) - ceil(ik/n)), u128 columns */
     GEN_SOLINAS_SATURATED,   /* p = 2^k - c with c small, n x 64-bit limbs, mulx/addcarryx */
     GEN_MONTGOMERY,          /* word-by-word Montgomery, R = 2^(64 n), inputs and output < p */
+    GEN_SOLINAS_SATURATED_2CHAIN, /* as GEN_SOLINAS_SATURATED, rows added by two carry chains (adcx + adox) */
     GEN_NMETHODS
 } gen_method;
 
@@ -43,7 +47,8 @@ typedef struct {
     const char *name;        /* function name; NULL: gen_default_name() */
 } gen_spec;
 
-/* gen_method_parse — "solinas-unsaturated", "solinas-saturated", "montgomery". 0 or -1. */
+/* gen_method_parse — "solinas-unsaturated", "solinas-saturated", "montgomery", "solinas-saturated-2chain".
+ * 0 or -1. */
 int gen_method_parse(const char *s, gen_method *out);
 const char *gen_method_name(gen_method m);
 /* gen_op_parse — "mul", "square", "carry", "add", "sub", "opp", "to-montgomery", "from-montgomery" (also fiat's

@@ -82,6 +82,8 @@ void mw_mul_word(gen_b *b, gen_mw *out, const gen_mw *a, ir_val y, const mpz_t y
 ir_func *gen_solinas_unsaturated(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen,
                                  uint8_t *limbw);
 ir_func *gen_solinas_saturated(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen);
+ir_func *gen_solinas_saturated_2chain(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err,
+                                     size_t errlen);
 ir_func *gen_montgomery(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen);
 
 

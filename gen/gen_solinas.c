@@ -550,3 +550,155 @@ out:
     mpz_clears(c, w64, wmax, cm, t0, zero, NULL);
     return f;
 }
+
+/* ---- saturated, two carry chains ----------------------------------------------------------------------------------
+ * The same product and reduction mod 2^k - c as above, arranged as in the MULX/ADCX/ADOX technique (Ozturk,
+ * Guilford, Gopal, Feghali, "New instructions supporting large integer arithmetic on Intel architecture processors",
+ * Intel white paper, 2012; Gueron, Krasnov, "Fast prime field elliptic-curve cryptography with 256-bit primes",
+ * J. Cryptogr. Eng. 5(2), 2015): a row y * (x_0 .. x_{m-1}) is added into the accumulator by two independent carry
+ * chains, the low halves of the mulx products by one and the high halves by the other, so that the code can run one
+ * on CF (adcx) and the other on OF (adox) and overlap them. The IR only states the two chains (each starts with a
+ * carry-in of 0); which flag each one uses is the emitter's decision (EMIT_ASM_D_OF). A square adds its cross
+ * products the same way, then doubles them on one chain while the other adds the diagonal squares. */
+
+/* s = x + y + c with a carry-out that is zero by the caller's argument (not by the interval analysis). */
+static ir_val adc_top(gen_b *b, ir_val c, ir_val x, ir_val y)
+{
+    ir_val s, co;
+    gb_adc(b, c, x, y, &s, &co);
+    return s;
+}
+
+/* w[0..m] = y * x[0..m-1]: one chain (l_j + h_{j-1}); w[m] = h_{m-1} + carry (h_{m-1} <= 2^64 - 2: no carry out). */
+static void row_first(gen_b *b, const ir_val *x, unsigned m, ir_val y, ir_val *w)
+{
+    ir_val l[GEN_MAXN] = { 0 }, h[GEN_MAXN] = { 0 }, cf = IR_NOVAL;
+    for (unsigned j = 0; j < m; j++)
+        gb_mulx(b, x[j], y, &l[j], &h[j]);
+    w[0] = l[0];
+    for (unsigned j = 1; j < m; j++)
+        gb_adc(b, cf == IR_NOVAL ? gb_k1(b, 0) : cf, l[j], h[j - 1], &w[j], &cf);
+    w[m] = cf == IR_NOVAL ? h[m - 1] : adc_top(b, cf, h[m - 1], gb_k64(b, 0));
+}
+
+/* w[0..m-1] += y * x[0..m-1], the new top word in w[m]: the low halves l_j go into w[j] on chain A, the high halves
+ * h_j into w[j+1] on chain B (Intel's order: at each word, B's h_{j-1} before A's l_j). The caller guarantees that
+ * the sum fits m + 1 words, so the top word h_{m-1} + A's carry + B's carry has no carry out. */
+static void row_add(gen_b *b, ir_val *w, const ir_val *x, unsigned m, ir_val y)
+{
+    ir_val l[GEN_MAXN] = { 0 }, h[GEN_MAXN] = { 0 }, ca = IR_NOVAL, cb = IR_NOVAL;
+    for (unsigned j = 0; j < m; j++)
+        gb_mulx(b, x[j], y, &l[j], &h[j]);
+    for (unsigned j = 0; j < m; j++) {
+        gb_adc(b, ca == IR_NOVAL ? gb_k1(b, 0) : ca, w[j], l[j], &w[j], &ca);
+        if (j + 1 < m)
+            gb_adc(b, cb == IR_NOVAL ? gb_k1(b, 0) : cb, w[j + 1], h[j], &w[j + 1], &cb);
+    }
+    ir_val top = h[m - 1];
+    if (cb != IR_NOVAL)
+        top = adc_top(b, cb, top, gb_k64(b, 0));
+    w[m] = adc_top(b, ca, top, gb_k64(b, 0));
+}
+
+ir_func *gen_solinas_saturated_2chain(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err,
+                                     size_t errlen)
+{
+    unsigned k = (unsigned)mpz_sizeinbase(p, 2);
+    if (k > 64 * n) {
+        snprintf(err, errlen, "p has %u bits: more than %u x 64", k, n);
+        return NULL;
+    }
+    if (k <= 64 * (n - 1)) {
+        snprintf(err, errlen, "p has %u bits: %u limbs of 64 bits leave the top %u unused (use %u)", k, n,
+                 n - (k + 63) / 64, (k + 63) / 64);
+        return NULL;
+    }
+    if (n < 2) {
+        snprintf(err, errlen, "the saturated Solinas method needs at least 2 limbs (p has %u bits)", k);
+        return NULL;
+    }
+    mpz_t c, cm;
+    mpz_inits(c, cm, NULL);
+    ir_func *f = NULL;
+    /* C = c * 2^(64n-k): 2^(64n) = C (mod p) */
+    mpz_setbit(c, k);
+    mpz_sub(c, c, p);
+    mpz_mul_2exp(cm, c, 64 * n - k);
+    if (mpz_sizeinbase(cm, 2) > 63) {
+        char cs[64];
+        describe_c(cs, sizeof cs, c);
+        snprintf(err, errlen,
+                 "p is not 2^%u - c with c * 2^%u below 2^63 (c = %s): saturated Solinas reduction needs it", k,
+                 64 * n - k, cs);
+        goto out;
+    }
+    uint64_t C = (uint64_t)mpz_get_ui(cm);
+    unsigned nin = op == IR_KIND_MUL ? 2 : 1;
+    f = gen_func_new(name, n, nin, NULL, NULL, err, errlen);
+    if (!f)
+        goto out;
+    gen_b b = { .f = f, .next = 1, .failed = false };
+    ir_val a[GEN_MAXN] = { 0 }, y[GEN_MAXN] = { 0 }, t[2 * GEN_MAXN] = { 0 };
+    for (unsigned i = 0; i < n; i++)
+        a[i] = gb_load(&b, 1, i);
+    for (unsigned i = 0; i < n; i++)
+        y[i] = nin == 2 ? gb_load(&b, 2, i) : a[i];
+
+    if (op == IR_KIND_MUL) {
+        /* t = a * y: row 0 on one chain, then row i added at word i (before it, t has words 0 .. n+i-1; the
+         * partial sum a * (y mod 2^(64(i+1))) fits n+i+1 words) */
+        row_first(&b, a, n, y[0], t);
+        for (unsigned i = 1; i < n; i++)
+            row_add(&b, t + i, a, n, y[i]);
+    } else {
+        /* cross products sum_{i<j} a_i a_j 2^(64(i+j)) in words 1 .. 2n-2: row i = a_i * (a_{i+1} .. a_{n-1}) at
+         * word 2i+1 (row 0 on one chain, the others added; after row i the words run to n+i) */
+        ir_val cr[2 * GEN_MAXN] = { 0 };
+        row_first(&b, a + 1, n - 1, a[0], cr + 1);
+        for (unsigned i = 1; i + 1 < n; i++)
+            row_add(&b, cr + 2 * i + 1, a + i + 1, n - 1 - i, a[i]);
+        /* t = 2 cross + diagonal: chain A doubles word by word (d_k = cr_k + cr_k + carry, k = 1 .. 2n-2, its
+         * last carry the top bit of word 2n-1), chain B adds the squares a_i^2 = (lo_i, hi_i) at words 2i, 2i+1 */
+        ir_val dg[2 * GEN_MAXN];
+        for (unsigned i = 0; i < n; i++)
+            gb_mulx(&b, a[i], a[i], &dg[2 * i], &dg[2 * i + 1]);
+        ir_val ca = IR_NOVAL, cb = IR_NOVAL;
+        t[0] = dg[0];
+        for (unsigned w = 1; w + 1 < 2 * n; w++) {
+            ir_val d;
+            gb_adc(&b, ca == IR_NOVAL ? gb_k1(&b, 0) : ca, cr[w], cr[w], &d, &ca);
+            gb_adc(&b, cb == IR_NOVAL ? gb_k1(&b, 0) : cb, d, dg[w], &t[w], &cb);
+        }
+        /* word 2n-1: hi_{n-1} + both carries; a^2 < 2^(128n), so no carry out */
+        t[2 * n - 1] = adc_top(&b, cb, adc_top(&b, ca, dg[2 * n - 1], gb_k64(&b, 0)), gb_k64(&b, 0));
+    }
+
+    /* Fold 1: r = t_lo + t_hi * C, with the row of the two chains (x = t_lo + t_hi C < 2^(64n)(C+1): the top
+     * word r_n is at most C). */
+    ir_val r[GEN_MAXN + 1], kC = gb_k64(&b, C);
+    for (unsigned i = 0; i < n; i++)
+        r[i] = t[i];
+    row_add(&b, r, t + n, n, kC);
+    /* Fold 2: r_n * C into words 0 .. n-1, one chain (its high half, zero when C^2 < 2^64, at word 1); the sum
+     * x' < 2^(64n) + C^2 */
+    ir_val lo, hi, cy;
+    bool small = (ir_u128)C * C < ((ir_u128)1 << 64);
+    gb_mulx(&b, r[n], kC, &lo, &hi);
+    gb_adc(&b, gb_k1(&b, 0), r[0], lo, &r[0], &cy);
+    for (unsigned i = 1; i < n; i++)
+        gb_adc(&b, cy, r[i], i == 1 && !small ? hi : gb_k64(&b, 0), &r[i], &cy);
+    /* Fold 3: add (carry ? C : 0). With a carry, x' - 2^(64n) < C^2, so the words above word 0 are zero and word 0
+     * is below C^2: when C^2 + C <= 2^64 the sum stays in word 0 (no carry out), else it takes the full chain
+     * (its carry out is zero: the sum is below C^2 + C < 2^(64n) for n >= 2). */
+    ir_val cc = gb_op3(&b, IR_CMOVZNZ, 64, cy, gb_k64(&b, 0), kC);
+    bool one_word = (ir_u128)C * C + C <= ((ir_u128)1 << 64);
+    gb_adc(&b, gb_k1(&b, 0), r[0], cc, &r[0], &cy);
+    for (unsigned i = 1; !one_word && i < n; i++)
+        gb_adc(&b, cy, r[i], gb_k64(&b, 0), &r[i], &cy);
+    for (unsigned i = 0; i < n; i++)
+        gb_store(&b, 0, i, r[i]);
+    f = gen_finish(&b, "saturated Solinas", err, errlen);
+out:
+    mpz_clears(c, cm, NULL);
+    return f;
+}

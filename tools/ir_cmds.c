@@ -26,9 +26,11 @@ const char cli_gen_help[] =
     "  --method METHOD  solinas-unsaturated  p = 2^k - c in N limbs of about k/N bits, u128 columns\n"
     "                   solinas-saturated    p = 2^k - c in N 64-bit limbs, mulx/addcarryx\n"
     "                   montgomery           word-by-word Montgomery, R = 2^(64 N), inputs and output < p\n"
+    "                   solinas-saturated-2chain  as solinas-saturated, each row added by two carry chains\n"
+    "                                        (low halves, high halves: adcx and adox)\n"
     "  --limbs N        the number of 64-bit words (limbs)\n"
     "  --op OP          mul, square, carry, add, sub, opp (Solinas); mul, square, add, sub, opp,\n"
-    "                   to-montgomery, from-montgomery (Montgomery). solinas-saturated has mul and square.\n"
+    "                   to-montgomery, from-montgomery (Montgomery). solinas-saturated(-2chain) has mul and square.\n"
     "  --emit ir|c      print the IR text form (default) or C with the fiat signature\n"
     "                   void f(uint64_t out1[N], const uint64_t arg1[N], const uint64_t arg2[N])\n"
     "  --lowered        lower u128 arithmetic to 64-bit operations first (mulx, addcarryx, shrd)\n"
@@ -175,7 +177,8 @@ int cli_cmd_gen(int argc, char **argv)
     spec.prime = o_prime->value;
     if (gen_method_parse(o_method->value, &spec.method) != 0)
         return cli_fail(CLI_USAGE, "--method",
-                        "'%s' is not solinas-unsaturated, solinas-saturated or montgomery", o_method->value);
+                        "'%s' is not solinas-unsaturated, solinas-saturated, solinas-saturated-2chain or montgomery",
+                        o_method->value);
     limbs = strtoul(o_limbs->value, &end, 10);
     if (!o_limbs->value[0] || *end || o_limbs->value[0] == '-' || limbs < 1 || limbs > 16)
         return cli_fail(CLI_USAGE, "--limbs", "'%s' is not a limb count from 1 to 16", o_limbs->value);

@@ -152,6 +152,11 @@ static const field fields[] = {
     { "2^226-5", GEN_SOLINAS_SATURATED, 4, NULL },
     { "2^383-187", GEN_SOLINAS_SATURATED, 6, NULL },
     { "2^414-17", GEN_SOLINAS_SATURATED, 7, NULL },
+    { "2^255-19", GEN_SOLINAS_SATURATED_2CHAIN, 4, NULL },
+    { "2^127-1", GEN_SOLINAS_SATURATED_2CHAIN, 2, NULL },
+    { "2^226-5", GEN_SOLINAS_SATURATED_2CHAIN, 4, NULL },   /* C^2 >= 2^64: fold 2 and 3 take full chains */
+    { "2^383-187", GEN_SOLINAS_SATURATED_2CHAIN, 6, NULL },
+    { "2^414-17", GEN_SOLINAS_SATURATED_2CHAIN, 7, NULL },
     { "2^224-2^96+1", GEN_MONTGOMERY, 4, NULL },                                        /* P-224 */
     { "2^256-2^224+2^192+2^96-1", GEN_MONTGOMERY, 4, NULL },                            /* P-256 */
     { "2^384-2^128-2^96+2^32-1", GEN_MONTGOMERY, 6, NULL },                             /* P-384 */
@@ -473,7 +478,7 @@ static void test_layouts(void)
 {
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const field *fd = &fields[i];
-        if (fd->method == GEN_SOLINAS_SATURATED)
+        if (fd->method == GEN_SOLINAS_SATURATED || fd->method == GEN_SOLINAS_SATURATED_2CHAIN)
             continue;
         ir_func *f[8] = { NULL };
         const ir_kind *ops = fd->method == GEN_SOLINAS_UNSATURATED ? ops_unsat : ops_mont;
@@ -516,6 +521,92 @@ static void test_layouts(void)
     }
 }
 
+/* ---- solinas-saturated-2chain computes solinas-saturated's function ----------------------------------------------
+ * Both reduce the same product by the same three folds, so their output words are equal, not just congruent. The
+ * last fold (add C when the second fold carries out) is the part of the 2-chain program that the interval analysis
+ * does not cover (one word instead of a chain when C^2 + C <= 2^64): a GMP model of the folds counts the inputs
+ * that take it, and with C >= 3 the all-ones inputs must (x = (2^(64n) - 1)^2: the second fold carries when
+ * C^2 - 3C + 1 >= 0). */
+
+/* does the second fold carry out for the product x? (GMP: x = lo + hi 2^(64n); y = lo + C hi; z = (y mod 2^(64n))
+ * + C (y >> 64n); carry = z >= 2^(64n)) */
+static int fold3_fires(const mpz_t x, unsigned n, const mpz_t C)
+{
+    mpz_t lo, hi, y;
+    mpz_inits(lo, hi, y, NULL);
+    mpz_fdiv_r_2exp(lo, x, 64 * n);
+    mpz_fdiv_q_2exp(hi, x, 64 * n);
+    mpz_addmul(lo, hi, C);            /* y */
+    mpz_fdiv_q_2exp(hi, lo, 64 * n);  /* top word */
+    mpz_fdiv_r_2exp(y, lo, 64 * n);
+    mpz_addmul(y, hi, C);
+    int r = mpz_sizeinbase(y, 2) > 64 * n;
+    mpz_clears(lo, hi, y, NULL);
+    return r;
+}
+
+static void test_2chain_same(unsigned iters)
+{
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const field *fd = &fields[i];
+        if (fd->method != GEN_SOLINAS_SATURATED_2CHAIN)
+            continue;
+        for (size_t o = 0; o < 2; o++) {
+            gen_spec s1 = { .prime = fd->prime, .method = GEN_SOLINAS_SATURATED, .limbs = fd->limbs, .op = ops_sat[o] };
+            gen_spec s2 = s1;
+            s2.method = GEN_SOLINAS_SATURATED_2CHAIN;
+            char err[512];
+            ir_func *f1 = gen_build(&s1, err, sizeof err), *f2 = f1 ? gen_build(&s2, err, sizeof err) : NULL;
+            if (!f1 || !f2) {
+                FAIL("%s %s: %s", fd->prime, ir_kind_name(ops_sat[o]), err);
+                ir_func_free(f1);
+                continue;
+            }
+            unsigned n = fd->limbs, nin = f1->narr - 1, fired = 0, bad = 0;
+            mpz_t p, C, a, b, x;
+            mpz_inits(p, C, a, b, x, NULL);
+            gen_prime_eval(fd->prime, p, err, sizeof err);
+            mpz_set_ui(C, 0);
+            mpz_setbit(C, 64 * n);
+            mpz_mod(C, C, p); /* c 2^(64n-k) for p = 2^k - c */
+            uint64_t in[2][16] = { { 0 } }, o1[16], o2[16];
+            for (unsigned it = 0; it < iters + 4 && bad < 3; it++) {
+                for (unsigned j = 0; j < nin; j++)
+                    for (unsigned l = 0; l < n; l++)
+                        in[j][l] = it == 0 ? ~(uint64_t)0                      /* all ones */
+                                   : it == 1 ? (l == 0 ? 0 : ~(uint64_t)0)     /* 2^(64n) - 2^64 */
+                                   : it == 2 ? (j == 0 ? ~(uint64_t)0 : l == 0) /* all ones times 1 */
+                                   : it == 3 ? 0
+                                             : word_of(rnd_class());
+                const uint64_t *ins[3] = { NULL, in[0], in[1] };
+                uint64_t *out1[3] = { o1, NULL, NULL }, *out2[3] = { o2, NULL, NULL };
+                if (ir_eval(f1, ins, out1) < 0 || ir_eval(f2, ins, out2) < 0) {
+                    FAIL("ir_eval ran out of memory");
+                    break;
+                }
+                value_of(a, in[0], f1);
+                value_of(b, in[nin - 1], f1);
+                mpz_mul(x, a, b);
+                fired += (unsigned)fold3_fires(x, n, C);
+                if (memcmp(o1, o2, n * sizeof o1[0])) {
+                    FAIL("%s: output words differ from %s's", f2->name, f1->name);
+                    print_limbs("arg1", in[0], n);
+                    print_limbs("out (saturated)", o1, n);
+                    print_limbs("out (2chain)", o2, n);
+                    bad++;
+                }
+            }
+            printf("gen: 2chain %-12s n=%u %-6s same words as solinas-saturated on %u inputs, %u take the last fold\n",
+                   fd->prime, n, ir_kind_name(ops_sat[o]), iters + 4, fired);
+            if (mpz_cmp_ui(C, 3) >= 0 && fired == 0)
+                FAIL("%s: no input took the last fold (the all-ones input should)", f2->name);
+            mpz_clears(p, C, a, b, x, NULL);
+            ir_func_free(f1);
+            ir_func_free(f2);
+        }
+    }
+}
+
 /* ---- bad specs ---------------------------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -555,6 +646,11 @@ static const bad_spec bad_specs[] = {
     { "2^255-19", GEN_SOLINAS_SATURATED, 5, IR_KIND_MUL, "leave the top 1 unused" },
     { "2^255-19", GEN_SOLINAS_SATURATED, 3, IR_KIND_SQUARE, "p has 255 bits: more than 3 x 64" },
     { "2^61-1", GEN_SOLINAS_SATURATED, 1, IR_KIND_MUL, "needs at least 2 limbs" },
+    { "2^256-2^224+2^192+2^96-1", GEN_SOLINAS_SATURATED_2CHAIN, 4, IR_KIND_MUL, "c * 2^0 below 2^63" },
+    { "2^255-19", GEN_SOLINAS_SATURATED_2CHAIN, 5, IR_KIND_SQUARE, "leave the top 1 unused" },
+    { "2^61-1", GEN_SOLINAS_SATURATED_2CHAIN, 1, IR_KIND_MUL, "needs at least 2 limbs" },
+    { "2^255-19", GEN_SOLINAS_SATURATED_2CHAIN, 4, IR_KIND_SUB,
+      "unknown op for the solinas-saturated-2chain method: sub (it has mul, square)" },
     { "2^130-5", GEN_SOLINAS_UNSATURATED, 16, IR_KIND_MUL, NULL }, /* fine: 8- and 9-bit limbs */
     { "2^5-1", GEN_SOLINAS_UNSATURATED, 6, IR_KIND_MUL, "6 limbs for a 5-bit prime" },
     /* limbs that cannot hold the product */
@@ -620,7 +716,9 @@ static void test_names(void)
     ir_kind k;
     if (gen_method_parse("solinas-unsaturated", &m) || m != GEN_SOLINAS_UNSATURATED
         || gen_method_parse("solinas-saturated", &m) || m != GEN_SOLINAS_SATURATED
-        || gen_method_parse("montgomery", &m) || m != GEN_MONTGOMERY || !gen_method_parse("barrett", &m))
+        || gen_method_parse("montgomery", &m) || m != GEN_MONTGOMERY
+        || gen_method_parse("solinas-saturated-2chain", &m) || m != GEN_SOLINAS_SATURATED_2CHAIN
+        || !gen_method_parse("barrett", &m))
         FAIL("gen_method_parse");
     static const char *const opn[] = { "mul", "square", "carry", "add", "sub", "opp", "to-montgomery",
                                        "from-montgomery" };
@@ -643,6 +741,10 @@ static void test_names(void)
     gen_default_name(&s, buf, sizeof buf);
     if (strncmp(buf, "montgomery_h", 12) || strlen(buf) >= IR_NAME_MAX)
         FAIL("default name of a long prime: %s", buf);
+    gen_spec s2 = { .prime = "2^255-19", .method = GEN_SOLINAS_SATURATED_2CHAIN, .limbs = 4, .op = IR_KIND_SQUARE };
+    gen_default_name(&s2, buf, sizeof buf);
+    if (strcmp(buf, "solinas_saturated_2chain_2e255m19_4_square"))
+        FAIL("default name %s", buf);
     /* expression values: precedence, associativity, hex, spaces (each a prime, compared by value) */
     static const struct {
         const char *e;
@@ -741,14 +843,14 @@ int main(int argc, char **argv)
     test_names();
     test_prime_values();
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        const ir_kind *ops = fields[i].method == GEN_SOLINAS_UNSATURATED ? ops_unsat
-                             : fields[i].method == GEN_SOLINAS_SATURATED ? ops_sat
-                                                                         : ops_mont;
-        size_t nops = fields[i].method == GEN_SOLINAS_UNSATURATED ? 6 : fields[i].method == GEN_SOLINAS_SATURATED ? 2 : 7;
+        bool sat = fields[i].method == GEN_SOLINAS_SATURATED || fields[i].method == GEN_SOLINAS_SATURATED_2CHAIN;
+        const ir_kind *ops = fields[i].method == GEN_SOLINAS_UNSATURATED ? ops_unsat : sat ? ops_sat : ops_mont;
+        size_t nops = fields[i].method == GEN_SOLINAS_UNSATURATED ? 6 : sat ? 2 : 7;
         for (size_t j = 0; j < nops; j++)
             test_field_op(&fields[i], ops[j], iters);
     }
     test_layouts();
+    test_2chain_same(iters);
     test_bad_specs();
     if (failures) {
         printf("gen: %d failures (seed 0x%" PRIx64 ")\n", failures, seed);
