@@ -31,6 +31,8 @@ t_gen_c_compiles() {
     grep -Eq '\?|\bif\b|&&|\|\|' <<<"$body" && fail "a branch construct in emitted C"
     ok "$ECOPT" gen --prime 2^255-19 --method solinas-saturated --limbs 4 --op square --emit c --lowered -o sq.c
     compiles sq.c solinas_saturated_2e255m19_4_square
+    ok "$ECOPT" gen --prime 2^255-19 --method solinas-saturated-2chain --limbs 4 --op mul --emit c --lowered -o mul2.c
+    compiles mul2.c solinas_saturated_2chain_2e255m19_4_mul
 }
 
 t_gen_long_prime_round_trip() {
