@@ -439,22 +439,32 @@ out:
 
 /* ---- saturated ---------------------------------------------------------------------------------------------------- */
 
-ir_func *gen_solinas_saturated(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen)
+/* saturated_limbs_ok — whether p fits n limbs of 64 bits with the top limb used and n >= 2 (both saturated
+ * methods); otherwise the reason in err and false. */
+static bool saturated_limbs_ok(const mpz_t p, unsigned n, char *err, size_t errlen)
 {
     unsigned k = (unsigned)mpz_sizeinbase(p, 2);
     if (k > 64 * n) {
         snprintf(err, errlen, "p has %u bits: more than %u x 64", k, n);
-        return NULL;
+        return false;
     }
     if (k <= 64 * (n - 1)) {
         snprintf(err, errlen, "p has %u bits: %u limbs of 64 bits leave the top %u unused (use %u)", k, n,
                  n - (k + 63) / 64, (k + 63) / 64);
-        return NULL;
+        return false;
     }
     if (n < 2) {
         snprintf(err, errlen, "the saturated Solinas method needs at least 2 limbs (p has %u bits)", k);
-        return NULL;
+        return false;
     }
+    return true;
+}
+
+ir_func *gen_solinas_saturated(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen)
+{
+    if (!saturated_limbs_ok(p, n, err, errlen))
+        return NULL;
+    unsigned k = (unsigned)mpz_sizeinbase(p, 2);
     mpz_t c, w64, wmax, cm, t0, zero;
     mpz_inits(c, w64, wmax, cm, t0, zero, NULL);
     ir_func *f = NULL;
@@ -603,20 +613,9 @@ static void row_add(gen_b *b, ir_val *w, const ir_val *x, unsigned m, ir_val y)
 ir_func *gen_solinas_saturated_2chain(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err,
                                      size_t errlen)
 {
+    if (!saturated_limbs_ok(p, n, err, errlen))
+        return NULL;
     unsigned k = (unsigned)mpz_sizeinbase(p, 2);
-    if (k > 64 * n) {
-        snprintf(err, errlen, "p has %u bits: more than %u x 64", k, n);
-        return NULL;
-    }
-    if (k <= 64 * (n - 1)) {
-        snprintf(err, errlen, "p has %u bits: %u limbs of 64 bits leave the top %u unused (use %u)", k, n,
-                 n - (k + 63) / 64, (k + 63) / 64);
-        return NULL;
-    }
-    if (n < 2) {
-        snprintf(err, errlen, "the saturated Solinas method needs at least 2 limbs (p has %u bits)", k);
-        return NULL;
-    }
     mpz_t c, cm;
     mpz_inits(c, cm, NULL);
     ir_func *f = NULL;
