@@ -191,7 +191,8 @@ static int backend_init(void)
         const char *list = ecopt_backend_list(), *p = list;
         size_t n = strlen(env);
         int known = 0;
-        while ((p = strstr(p, env)) != NULL) {
+        /* a name is one word of the list: a value with a space (two names, say) is never one */
+        while (strchr(env, ' ') == NULL && (p = strstr(p, env)) != NULL) {
             if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
                 known = 1;
             p++;

@@ -113,6 +113,8 @@ t_usage_unknown_backend() {
     [ -n "$prefix" ] || fail "no backend name whose prefix is not a name: $list"
     ECOPT_BACKEND=$prefix expect 2 "ECOPT_BACKEND=$prefix: unknown backend" "$ECOPT" version
     ECOPT_BACKEND="$first $first" expect 2 "unknown backend" "$ECOPT" version
+    # two names that stand next to each other in the list are not one name (they used to pass as "unavailable")
+    case "$list" in *" "*) ECOPT_BACKEND="$list" expect 2 "ECOPT_BACKEND=$list: unknown backend" "$ECOPT" version ;; esac
 }
 
 t_usage_control_characters_escaped() {
