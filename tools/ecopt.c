@@ -54,7 +54,8 @@ static const char main_help[] =
     "\n"
     "exit status: 0 success; 1 a signature does not verify, or check rejects the code; 2 bad usage or bad input;\n"
     "             3 the environment failed (writing output, random numbers, memory).\n"
-    "environment: ECOPT_BACKEND=NAME picks a field backend (see 'ecopt version'); unknown names are an error.\n";
+    "environment: ECOPT_BACKEND=NAME picks a field backend (see 'ecopt version') for the commands that use the\n"
+    "             library (keygen, pubkey, sign, verify, x25519, version); for them an unknown name is an error.\n";
 
 static const char keygen_help[] =
     "usage: ecopt keygen ed25519|x25519 -o KEY.pem\n"
@@ -177,12 +178,37 @@ static int no_binary_to_tty(const char *out, int hex)
 
 /* ---- library results --------------------------------------------------------------------------------------- */
 
-/* Choose the field backend (ECOPT_BACKEND) before any work, so a bad name fails first and clearly. */
+/* How many bytes of s a message shows: all of it up to max bytes, else max or fewer, so that the cut never falls
+ * inside a UTF-8 sequence (put_escaped would print the first bytes of a cut character as \xNN, as if the value
+ * held invalid UTF-8); *cut says whether anything was left out. */
+static size_t shown_len(const char *s, size_t max, int *cut)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = strlen(s), j;
+    *cut = n > max;
+    if (n <= max)
+        return n;
+    /* the lead byte of the character that holds byte max (at most 3 continuation bytes back) */
+    for (j = max; j > 0 && max - j < 3 && (u[j] & 0xc0) == 0x80; j--)
+        ;
+    if (u[j] >= 0xc0) {
+        size_t len = u[j] >= 0xf0 ? 4 : u[j] >= 0xe0 ? 3 : 2;
+        if (j + len > max)
+            return j;
+    }
+    return max;
+}
+
+/* Choose the field backend (ECOPT_BACKEND) before any work, so a bad name fails first and clearly. Only the
+ * commands that use the library call this (keygen, pubkey, sign, verify, x25519, version); gen, ir, check and
+ * opt do not read ECOPT_BACKEND. */
 static int backend_init(void)
 {
     int rc = ecopt_backend_init();
     const char *env;
-    char what[80];
+    char what[96];
+    size_t len;
+    int cut;
     if (rc == ECOPT_OK)
         return CLI_OK;
     env = getenv("ECOPT_BACKEND");
@@ -197,10 +223,13 @@ static int backend_init(void)
                 known = 1;
             p++;
         }
-        snprintf(what, sizeof what, "ECOPT_BACKEND=%.60s", env);
+        len = shown_len(env, 60, &cut);
+        snprintf(what, sizeof what, "ECOPT_BACKEND=%.*s%s", (int)len, env, cut ? "..." : "");
         if (known)
             return cli_fail(CLI_USAGE, what, "unavailable backend: this CPU cannot run it (compiled in: %s)", list);
-        return cli_fail(CLI_USAGE, what, "unknown backend (compiled in: %s)", list);
+        /* the 4 x 64 backend was called adx4 until issue 7 (and adx meant today's adx51) */
+        return cli_fail(CLI_USAGE, what, "unknown backend (compiled in: %s)%s", list,
+                        strcmp(env, "adx4") == 0 ? " (adx4 was renamed adx)" : "");
     }
     return cli_fail(CLI_USAGE, "ECOPT_BACKEND", "no backend available: %s", ecopt_strerror(rc));
 }

@@ -117,6 +117,55 @@ t_usage_unknown_backend() {
     case "$list" in *" "*) ECOPT_BACKEND="$list" expect 2 "ECOPT_BACKEND=$list: unknown backend" "$ECOPT" version ;; esac
 }
 
+t_usage_backend_renamed() {
+    # the 4 x 64 backend's old name gets a hint; another unknown name does not (t_usage_unknown_backend anchors it)
+    ECOPT_BACKEND=adx4 expect 2 \
+        "^ecopt version: ECOPT_BACKEND=adx4: unknown backend \(compiled in: [a-z0-9 ]+\) \(adx4 was renamed adx\)$" \
+        "$ECOPT" version
+    ECOPT_BACKEND=adx5 expect 2 "^ecopt version: ECOPT_BACKEND=adx5: unknown backend \(compiled in: [a-z0-9 ]+\)$" \
+        "$ECOPT" version
+}
+
+t_usage_backend_long_value_cut() {
+    # A long value is shown up to 60 bytes, then "...", never cut inside a UTF-8 character (which would show its
+    # first bytes as \xNN, as if the value were invalid UTF-8).
+    local a59 a58 e=$'\xc3\xa9' key=$'\xf0\x9f\x94\x91'
+    a59=$(printf 'a%.0s' {1..59})
+    a58=${a59:1}
+    # e (2 bytes) at bytes 60-61: cut before it
+    ECOPT_BACKEND="$a59${e}b" expect 2 "^ecopt version: ECOPT_BACKEND=$a59\.\.\.: unknown backend" "$ECOPT" version
+    grep -q '\\x' err.txt && fail "a cut character shown as bytes: $(<err.txt)"
+    # a 4-byte character at bytes 59-62: cut before it
+    ECOPT_BACKEND="$a58${key}b" expect 2 "^ecopt version: ECOPT_BACKEND=$a58\.\.\.: unknown backend" "$ECOPT" version
+    grep -q '\\x' err.txt && fail "a cut character shown as bytes: $(<err.txt)"
+    # e at bytes 59-60 fits whole; exactly 60 bytes is not cut; 61 ASCII bytes are
+    ECOPT_BACKEND="$a58${e}b" expect 2 "^ecopt version: ECOPT_BACKEND=$a58$e\.\.\.: unknown backend" "$ECOPT" version
+    ECOPT_BACKEND="$a58$e" expect 2 "^ecopt version: ECOPT_BACKEND=$a58$e: unknown backend" "$ECOPT" version
+    ECOPT_BACKEND="${a59}bc" expect 2 "^ecopt version: ECOPT_BACKEND=${a59}b\.\.\.: unknown backend" "$ECOPT" version
+    # invalid UTF-8 is still escaped byte by byte (the cut only looks for characters)
+    ECOPT_BACKEND="$a58"$'\xff\xfe'"b" expect 2 "^ecopt version: ECOPT_BACKEND=$a58\\\\xff\\\\xfe\.\.\.: unknown" \
+        "$ECOPT" version
+}
+
+t_backend_ignored_without_library() {
+    # ECOPT_BACKEND picks the library's backend: gen, ir, check and opt do not use the library and ignore it, bad
+    # or not (README, "Exit status"); the library's commands refuse a bad one (t_usage_unknown_backend).
+    export ECOPT_BACKEND=no-such-backend
+    ok "$ECOPT" gen --prime 2^255-19 --method solinas-unsaturated --limbs 5 --op add --emit ir -o add.ir
+    ok "$ECOPT" ir --ir add.ir --emit c -o add.c
+    [ -s add.c ] || fail "ecopt ir wrote nothing"
+    expect 2 "^ecopt version: ECOPT_BACKEND=no-such-backend: unknown backend" "$ECOPT" version
+    "$ECOPT" help >help.txt
+    if grep -q '^  opt ' help.txt; then
+        ok "$ECOPT" opt --ir add.ir -o add.S --evals 20 --rounds 3 --quiet
+        grep -q 'Checker: *PROVED' add.S || fail "ecopt opt: no PROVED .S"
+    fi
+    if grep -q '^  check ' help.txt && [ -f add.S ]; then
+        ok "$ECOPT" check add.S --ir add.ir
+        grep -q '^PROVED' out.txt || fail "ecopt check: $(<out.txt)"
+    fi
+}
+
 t_usage_control_characters_escaped() {
     fixture
     # File names, arguments and ECOPT_BACKEND are printed with control characters escaped: one line always.
