@@ -78,17 +78,47 @@ static inline void ecopt_ct_lookup_words(uint64_t *r, const uint64_t *table, siz
 /* ecopt_ct_lookup_words_x4 — ecopt_ct_lookup_words with the words four at a time (32-byte GNU C vectors); words a
  * multiple of 4, at most 16. For callers compiled for AVX2 (a function with __attribute__((target("avx2"))) that
  * runs only where cpuid says AVX2: ge.c's adx and adx51 fixed-base lookup), where it is one 256-bit load, and and or
- * per 32 bytes. Time: constant in index (secret); n and words public. */
+ * per 32 bytes.
+ * On x86-64 the masks are vector compares: the index, through the value barrier, is broadcast once, and entry j's
+ * mask is (index == j) lane by lane (one vpcmpeqq), itself passed through ECOPT_CT_BARRIER_U64X4. The scalar mask
+ * (ecopt_ct_eq, the barrier, a move to a vector register and a broadcast) was 10 instructions per entry against the
+ * entry's 6 (three loads-and, three ors), and the lookup was bound by instruction count: 52 lookups of 16 entries
+ * of 96 bytes (adx) took about 3300 TSC ticks with scalar masks, 2900 this way (pinned, medians, December 2026).
+ * Time: constant in index (secret); n and words public. */
 typedef uint64_t ecopt_ct_u64x4 __attribute__((vector_size(32)));
 
-static inline void ecopt_ct_lookup_words_x4(uint64_t *r, const uint64_t *table, size_t n, size_t words,
-                                            uint64_t index) {
+#if defined(__x86_64__)
+/* ECOPT_CT_BARRIER_U64X4(m) — ecopt_ct_barrier for a 32-byte vector of masks m (an lvalue): the empty asm takes the
+ * value as an in/out operand in a vector register ("x"), so the optimiser cannot see that every lane is 0 or all
+ * ones, nor that at most one of a lookup's masks is nonzero (which would let it turn the lookup into an indexed
+ * load). A macro, not a function: a 32-byte vector argument or return value changes the ABI in code not compiled
+ * for AVX (gcc -Wpsabi). Only in code compiled for AVX (a 32-byte value does not fit an SSE register). */
+#define ECOPT_CT_BARRIER_U64X4(m) __asm__ volatile("" : "+x"(m))
+/* The lookup below is compiled for AVX2 itself (its callers are, and clang checks the "x" operand's size against the
+ * function's own target features). */
+#define ECOPT_CT_TARGET_AVX2 __attribute__((target("avx2")))
+#else
+#define ECOPT_CT_TARGET_AVX2
+#endif
+
+ECOPT_CT_TARGET_AVX2 static inline void ecopt_ct_lookup_words_x4(uint64_t *r, const uint64_t *table, size_t n,
+                                                                 size_t words, uint64_t index) {
     ecopt_ct_u64x4 acc[4];
     #pragma GCC unroll 4
     for (size_t k = 0; k < 4; k++) acc[k] = (ecopt_ct_u64x4){0, 0, 0, 0};
+#if defined(__x86_64__)
+    uint64_t ix = ecopt_ct_barrier(index);
+    ecopt_ct_u64x4 iv = {ix, ix, ix, ix}, jv = {0, 0, 0, 0}, one = {1, 1, 1, 1};
+#endif
     for (size_t j = 0; j < n; j++) {
+#if defined(__x86_64__)
+        ecopt_ct_u64x4 mv = (ecopt_ct_u64x4)(iv == jv); /* jv = {j, j, j, j} */
+        ECOPT_CT_BARRIER_U64X4(mv);
+        jv += one;
+#else
         uint64_t m = ecopt_ct_mask(ecopt_ct_eq(index, j));
         ecopt_ct_u64x4 mv = {m, m, m, m};
+#endif
         #pragma GCC unroll 4
         for (size_t k = 0; k < 4; k++) {
             if (4 * k < words) {

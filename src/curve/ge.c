@@ -105,68 +105,89 @@ void ecopt_ge_encode(uint8_t s[32], const ecopt_ge_ext *p) {
 }
 
 /* strict = 1: RFC 8032 section 5.1.3 with both canonical checks; strict = 0: ZIP-215's reading, where y is taken
- * mod p and x = 0 with the sign bit set decodes to x = 0. strict is public. */
-static int decode(ecopt_ge_ext *r, const uint8_t s[32], int strict) {
-    ecopt_fe y, u, v, v3, t, x, vx2, negu, xi;
-    uint8_t masked[32], canon[32];
-    uint64_t sign = s[31] >> 7;
+ * mod p and x = 0 with the sign bit set decodes to x = 0. strict is public. decode_lanes decodes `lanes` (1 or 2,
+ * public) encodings s[k] into r[k], ok[k] as ecopt_ge_decode's return; with two, the square-root exponentiations run
+ * interleaved (ecopt_fe_pow22523_x2): verification decodes A and R, and the two chains overlapped save about a
+ * quarter of their ticks. */
+static void decode_lanes(ecopt_ge_ext *r, int *ok_out, const uint8_t *const *s, int lanes, int strict) {
+    ecopt_fe y[2], u[2], v[2], v3[2], t[2], x, vx2, negu, xi;
+    uint64_t ok[2], sign[2];
 
-    /* y < p: the canonical re-encoding of y equals the received bytes (bit 255 aside). */
-    memcpy(masked, s, 32);
-    masked[31] &= 127;
-    ecopt_fe_frombytes(&y, s);
-    ecopt_fe_tobytes(canon, &y);
-    uint64_t ok = strict ? ecopt_ct_bytes_eq(canon, masked, 32) : 1;
+    for (int k = 0; k < lanes; k++) {
+        uint8_t masked[32], canon[32];
+        sign[k] = s[k][31] >> 7;
+        /* y < p: the canonical re-encoding of y equals the received bytes (bit 255 aside). */
+        memcpy(masked, s[k], 32);
+        masked[31] &= 127;
+        ecopt_fe_frombytes(&y[k], s[k]);
+        ecopt_fe_tobytes(canon, &y[k]);
+        ok[k] = strict ? ecopt_ct_bytes_eq(canon, masked, 32) : 1;
 
-    /* x^2 = u / v with u = y^2 - 1, v = d y^2 + 1; candidate x = u v^3 (u v^7)^((p-5)/8) (RFC 8032 5.1.3). */
-    ecopt_fe_sq(&t, &y);
-    ecopt_fe_1(&u);
-    ecopt_fe_mul(&v, &t, &ecopt_fe_d);
-    ecopt_fe_add(&v, &v, &u);
-    ecopt_fe_carry(&v, &v);
-    ecopt_fe_sub(&u, &t, &u);
-    ecopt_fe_sq(&v3, &v);
-    ecopt_fe_mul(&v3, &v3, &v);  /* v^3 */
-    ecopt_fe_sq(&t, &v3);
-    ecopt_fe_mul(&t, &t, &v);    /* v^7 */
-    ecopt_fe_mul(&t, &t, &u);    /* u v^7 */
-    ecopt_fe_pow22523(&t, &t);
-    ecopt_fe_mul(&t, &t, &v3);
-    ecopt_fe_mul(&x, &t, &u);    /* u v^3 (u v^7)^((p-5)/8) */
+        /* x^2 = u / v with u = y^2 - 1, v = d y^2 + 1; candidate x = u v^3 (u v^7)^((p-5)/8) (RFC 8032 5.1.3). */
+        ecopt_fe_sq(&t[k], &y[k]);
+        ecopt_fe_1(&u[k]);
+        ecopt_fe_mul(&v[k], &t[k], &ecopt_fe_d);
+        ecopt_fe_add(&v[k], &v[k], &u[k]);
+        ecopt_fe_carry(&v[k], &v[k]);
+        ecopt_fe_sub(&u[k], &t[k], &u[k]);
+        ecopt_fe_sq(&v3[k], &v[k]);
+        ecopt_fe_mul(&v3[k], &v3[k], &v[k]); /* v^3 */
+        ecopt_fe_sq(&t[k], &v3[k]);
+        ecopt_fe_mul(&t[k], &t[k], &v[k]);   /* v^7 */
+        ecopt_fe_mul(&t[k], &t[k], &u[k]);   /* u v^7 */
+    }
+    if (lanes == 2)
+        ecopt_fe_pow22523_x2(t, t);
+    else
+        ecopt_fe_pow22523(&t[0], &t[0]);
 
-    /* v x^2 = u: x is a root; v x^2 = -u: x sqrt(-1) is; otherwise u/v is not a square. */
-    ecopt_fe_sq(&t, &x);
-    ecopt_fe_mul(&vx2, &t, &v);
-    ecopt_fe_neg(&negu, &u);
-    uint64_t root = ecopt_fe_eq(&vx2, &u);
-    uint64_t root_i = ecopt_fe_eq(&vx2, &negu);
-    ecopt_fe_mul(&xi, &x, &ecopt_fe_sqrtm1);
-    ecopt_fe_cmov(&x, &xi, root_i & (root ^ 1));
-    ok &= root | root_i;
+    for (int k = 0; k < lanes; k++) {
+        ecopt_fe_mul(&t[k], &t[k], &v3[k]);
+        ecopt_fe_mul(&x, &t[k], &u[k]); /* u v^3 (u v^7)^((p-5)/8) */
 
-    /* x = 0 with the sign bit set is a non-canonical encoding (RFC 8032 5.1.3 step 4). */
-    if (strict) ok &= (ecopt_fe_is_zero(&x) & sign) ^ 1;
-    ecopt_fe_neg(&t, &x);
-    ecopt_fe_cmov(&x, &t, ecopt_fe_is_negative(&x) ^ sign);
+        /* v x^2 = u: x is a root; v x^2 = -u: x sqrt(-1) is; otherwise u/v is not a square. */
+        ecopt_fe_sq(&t[k], &x);
+        ecopt_fe_mul(&vx2, &t[k], &v[k]);
+        ecopt_fe_neg(&negu, &u[k]);
+        uint64_t root = ecopt_fe_eq(&vx2, &u[k]);
+        uint64_t root_i = ecopt_fe_eq(&vx2, &negu);
+        ecopt_fe_mul(&xi, &x, &ecopt_fe_sqrtm1);
+        ecopt_fe_cmov(&x, &xi, root_i & (root ^ 1));
+        ok[k] &= root | root_i;
 
-    ecopt_fe_copy(&r->X, &x);
-    ecopt_fe_copy(&r->Y, &y);
-    ecopt_fe_1(&r->Z);
-    ecopt_fe_mul(&r->T, &x, &y);
-    ecopt_ge_ext id;
-    ecopt_ge_identity(&id);
-    ecopt_fe_cmov(&r->X, &id.X, ok ^ 1);
-    ecopt_fe_cmov(&r->Y, &id.Y, ok ^ 1);
-    ecopt_fe_cmov(&r->T, &id.T, ok ^ 1);
-    return (int)ok;
+        /* x = 0 with the sign bit set is a non-canonical encoding (RFC 8032 5.1.3 step 4). */
+        if (strict) ok[k] &= (ecopt_fe_is_zero(&x) & sign[k]) ^ 1;
+        ecopt_fe_neg(&t[k], &x);
+        ecopt_fe_cmov(&x, &t[k], ecopt_fe_is_negative(&x) ^ sign[k]);
+
+        ecopt_fe_copy(&r[k].X, &x);
+        ecopt_fe_copy(&r[k].Y, &y[k]);
+        ecopt_fe_1(&r[k].Z);
+        ecopt_fe_mul(&r[k].T, &x, &y[k]);
+        ecopt_ge_ext id;
+        ecopt_ge_identity(&id);
+        ecopt_fe_cmov(&r[k].X, &id.X, ok[k] ^ 1);
+        ecopt_fe_cmov(&r[k].Y, &id.Y, ok[k] ^ 1);
+        ecopt_fe_cmov(&r[k].T, &id.T, ok[k] ^ 1);
+        ok_out[k] = (int)ok[k];
+    }
 }
 
 int ecopt_ge_decode(ecopt_ge_ext *r, const uint8_t s[32]) {
-    return decode(r, s, 1);
+    int ok;
+    decode_lanes(r, &ok, &s, 1, 1);
+    return ok;
 }
 
 int ecopt_ge_decode_zip215(ecopt_ge_ext *r, const uint8_t s[32]) {
-    return decode(r, s, 0);
+    int ok;
+    decode_lanes(r, &ok, &s, 1, 0);
+    return ok;
+}
+
+void ecopt_ge_decode_x2(ecopt_ge_ext r[2], int ok[2], const uint8_t s0[32], const uint8_t s1[32], int zip215) {
+    const uint8_t *s[2] = {s0, s1};
+    decode_lanes(r, ok, s, 2, !zip215);
 }
 
 uint64_t ecopt_ge_is_identity(const ecopt_ge_ext *p) {
@@ -257,8 +278,16 @@ void ecopt_ge_scalarmult(ecopt_ge_ext *r, const ecopt_ge_ext *p, const uint8_t s
 
 /* A fixed-base table entry: the Niels point padded to whole 32-byte blocks (128 bytes for 5 limbs of 64 bits,
  * 96 for 4) and aligned to them, so that the constant-time lookup reads it as whole words (ecopt_ct_lookup_words)
- * and the compiler can do that with vector loads. The padding words are zero. */
+ * and the compiler can do that with vector loads. The padding words are zero, except in the adx backend (4 limbs of
+ * 64 bits), whose entries are 128 bytes with -2dxy (tight) in words 12..15: its AVX2 selection
+ * (niels_select_adx_avx2) picks 2dxy or -2dxy by mask in a vector register instead of negating with a scalar
+ * borrow chain after the lookup. */
+#if defined(ECOPT_FE_BACKEND_adx)
+#define NIELS_WORDS 16
+#define NIELS_NEG_XY2D 12 /* the word where -2dxy starts */
+#else
 #define NIELS_WORDS ((sizeof(ecopt_ge_niels) + 31) / 32 * 4)
+#endif
 typedef union niels_entry {
     ecopt_ge_niels p;
     uint64_t w[NIELS_WORDS];
@@ -286,6 +315,37 @@ __attribute__((target("avx2"))) static void row_lookup_avx2(niels_entry *t, cons
                                                              uint64_t index) {
     ecopt_ct_lookup_words_x4(t->w, row[0].w, BASE_ENTRIES, NIELS_WORDS, index);
 }
+#if defined(ECOPT_FE_BACKEND_adx)
+/* niels_select for the adx backend where the CPU has AVX2: each of the entry's four fields (y+x, y-x, 2dxy, -2dxy)
+ * is one 32-byte vector, so after the lookup the whole selection stays in vector registers: the identity's 1 ORed
+ * into y+x and y-x by mask when abs = 0, the swap of y+x and y-x and the choice of -2dxy by mask when neg = 1, then
+ * three 32-byte stores. abs in [0, 16], neg in {0, 1} (secret; masks through ecopt_ct_mask). The form that
+ * negated 2dxy after the lookup (ecopt_fe_sub, then ecopt_fe_cmov, through the stack) took 3234 TSC ticks for 52
+ * selections, this one about 2300, and ecopt_ge_scalarmult_base went from about 10600 to 9800 (the lookup change in
+ * ct.h included; /tmp harness, pinned, medians of 301, December 2026, AMD EPYC family 26). */
+__attribute__((target("avx2"))) static void niels_select_adx_avx2(ecopt_ge_niels *r,
+                                                                   const niels_entry row[BASE_ENTRIES],
+                                                                   uint64_t abs, uint64_t neg) {
+    uint64_t w[NIELS_WORDS];
+    ecopt_ct_u64x4 a, b, c, nc;
+    ecopt_ct_lookup_words_x4(w, row[0].w, BASE_ENTRIES, NIELS_WORDS, abs - 1);
+    __builtin_memcpy(&a, w, sizeof a);
+    __builtin_memcpy(&b, w + 4, sizeof b);
+    __builtin_memcpy(&c, w + 8, sizeof c);
+    __builtin_memcpy(&nc, w + NIELS_NEG_XY2D, sizeof nc);
+    uint64_t m0 = ecopt_ct_mask(ecopt_ct_eq(abs, 0)), mn = ecopt_ct_mask(neg);
+    ecopt_ct_u64x4 id = {m0 & 1, 0, 0, 0}, mnv = {mn, mn, mn, mn};
+    a |= id;
+    b |= id;
+    ecopt_ct_u64x4 x = (a ^ b) & mnv;
+    a ^= x;
+    b ^= x;
+    __builtin_memcpy(r->YpX.v, &a, sizeof a);
+    __builtin_memcpy(r->YmX.v, &b, sizeof b);
+    c ^= (c ^ nc) & mnv;
+    __builtin_memcpy(r->XY2d.v, &c, sizeof c);
+}
+#endif
 #else
 #define BASE_AVX2 0
 #endif
@@ -299,6 +359,11 @@ static void base_table_init(void) {
             ecopt_fe_frombytes(&base_table[i][j].p.YpX, ecopt_ge_base_table_bytes[i][j][0]);
             ecopt_fe_frombytes(&base_table[i][j].p.YmX, ecopt_ge_base_table_bytes[i][j][1]);
             ecopt_fe_frombytes(&base_table[i][j].p.XY2d, ecopt_ge_base_table_bytes[i][j][2]);
+#if defined(NIELS_NEG_XY2D)
+            ecopt_fe nxy;
+            ecopt_fe_neg(&nxy, &base_table[i][j].p.XY2d);
+            memcpy(&base_table[i][j].w[NIELS_NEG_XY2D], nxy.v, sizeof nxy.v);
+#endif
         }
 }
 
@@ -337,6 +402,12 @@ static void niels_select(ecopt_ge_niels *r, const niels_entry row[BASE_ENTRIES],
     uint8_t abs = (uint8_t)((ue ^ (uint8_t)(0u - neg)) + neg);
     niels_entry t;
     ecopt_fe one, zero, negt;
+#if BASE_AVX2 && defined(ECOPT_FE_BACKEND_adx)
+    if (base_avx2) { /* public: the CPU's features */
+        niels_select_adx_avx2(r, row, abs, neg);
+        return;
+    }
+#endif
 #if BASE_AVX2
     if (base_avx2)
         row_lookup_avx2(&t, row, (uint64_t)abs - 1);
@@ -374,9 +445,9 @@ static void ext_from_niels(ecopt_ge_ext *r, const ecopt_ge_niels *q) {
  * 52 table lookups of 16 entries, 51 mixed additions (the first lookup is converted, not added to the identity), 5
  * doublings. The layout, measured against radix 16 with 64 lookups of 8 entries and 4 doublings (the ref10 layout):
  * 13 fewer 7M additions for twice the entries per lookup, which the vectorised lookup reads cheaply; the table is
- * 26 x 16 x 128 bytes = 52 KB in the 5-limb backends. Source: the signed fixed-window method with a table per
- * digit pair, as in Bernstein, Duif, Lange, Schwabe, Yang, "High-speed high-security signatures" (CHES 2011),
- * section 4, with radix 32 for their radix 16. */
+ * 26 x 16 x 128 bytes = 52 KB in the 5-limb backends and in adx (whose entries carry -2dxy too). Source: the
+ * signed fixed-window method with a table per digit pair, as in Bernstein, Duif, Lange, Schwabe, Yang, "High-speed
+ * high-security signatures" (CHES 2011), section 4, with radix 32 for their radix 16. */
 void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
     ecopt_ge_niels sel;
     ecopt_ge_ext acc;

@@ -39,6 +39,7 @@
 #define ecopt_fe_invert_fermat ECOPT_BE(ecopt_fe_invert_fermat)
 #define ecopt_fe_invert_divsteps ECOPT_BE(ecopt_fe_invert_divsteps)
 #define ecopt_fe_pow22523 ECOPT_BE(ecopt_fe_pow22523)
+#define ecopt_fe_pow22523_x2 ECOPT_BE(ecopt_fe_pow22523_x2)
 #define ecopt_fe_is_negative ECOPT_BE(ecopt_fe_is_negative)
 #define ecopt_fe_is_zero ECOPT_BE(ecopt_fe_is_zero)
 #define ecopt_fe_eq ECOPT_BE(ecopt_fe_eq)
@@ -141,6 +142,11 @@ void ecopt_fe_invert_divsteps(ecopt_fe *h, const ecopt_fe *f);
  * multiplication (251 + 11 = 262 steps; Schoenhage's bound, v(2^252-3) = 251 one bits, is 258).
  * Bounds: in loose; out tight. */
 void ecopt_fe_pow22523(ecopt_fe *h, const ecopt_fe *f);
+
+/* ecopt_fe_pow22523_x2 — h[k] = f[k]^((p-5)/8) for k = 0, 1: ecopt_fe_pow22523 on two inputs with the two chains'
+ * steps interleaved (fe_common_impl.h), for decoding two points at once (ecopt_ge_decode_x2). h may equal f.
+ * Bounds: in loose; out tight. */
+void ecopt_fe_pow22523_x2(ecopt_fe h[2], const ecopt_fe f[2]);
 
 /* ecopt_fe_is_negative — the low bit of the canonical encoding of f (RFC 8032's "negative", x_0). Returns 0 or 1. */
 uint64_t ecopt_fe_is_negative(const ecopt_fe *f);

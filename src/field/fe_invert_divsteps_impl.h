@@ -56,11 +56,13 @@ typedef __int128 fe_inv_i128;
  * and the rows (u, v) of f and (q, r) of g follow f and g, the f row doubled instead of g halved. The negation
  * by P is computed before odd is known, so g's chain per step is: low bit, mask, and, add, shift. */
 static int64_t fe_inv_divsteps_59(int64_t delta2, uint64_t f0, uint64_t g0, int64_t t[4]) {
-    /* Unsigned arithmetic (wrapping mod 2^64): the values fit int64_t by the row-sum bound above. */
-    uint64_t u = 8, v = 0, q = 0, r = 8, d = (uint64_t)delta2;
+    /* Unsigned arithmetic (wrapping mod 2^64): the values fit int64_t by the row-sum bound above.
+     * delta2 is carried as z = -(delta2 + 1) / 2 (delta2 is odd): delta2 > 0 exactly when z < 0, so the mask is z's
+     * sign spread by an arithmetic shift; delta2 + 2 is z - 1, and 2 - delta2 is -z - 2 = (z ^ all ones) - 1. That
+     * makes z's chain per step shift, and, xor, subtract (the form with delta2 took seven operations). */
+    uint64_t u = 8, v = 0, q = 0, r = 8, z = (uint64_t)(-(delta2 + 1) / 2);
     for (int i = 0; i < FE_INV_STEPS; i++) {
-        /* delta2 > 0 exactly when -delta2 has its top bit set (|delta2| < 2^11, never INT64_MIN). */
-        uint64_t pos = ecopt_ct_mask(((uint64_t)0 - d) >> 63);
+        uint64_t pos = ecopt_ct_barrier((uint64_t)((int64_t)z >> 63));
         uint64_t nf = (f0 ^ pos) - pos, nu = (u ^ pos) - pos, nv = (v ^ pos) - pos;
         uint64_t odd = ecopt_ct_mask(g0 & 1);
         uint64_t sw = odd & pos;
@@ -70,7 +72,7 @@ static int64_t fe_inv_divsteps_59(int64_t delta2, uint64_t f0, uint64_t g0, int6
         f0 += g0 & sw;
         u += q & sw;
         v += r & sw;
-        d = ((d ^ sw) - sw) + 2;
+        z = (z ^ sw) - 1;
         g0 >>= 1;
         /* clang 14 (2026-11-30) vectorizes the pairs (u, v) and (q, r) into SSE registers, which puts moves between
          * register files on every step's chain (2.7x slower); the barriers keep them in general registers. */
@@ -83,7 +85,7 @@ static int64_t fe_inv_divsteps_59(int64_t delta2, uint64_t f0, uint64_t g0, int6
     t[1] = (int64_t)v;
     t[2] = (int64_t)q;
     t[3] = (int64_t)r;
-    return (int64_t)d;
+    return -2 * (int64_t)z - 1; /* delta2 = -2z - 1 */
 }
 
 /* One limb out of a signed accumulator: the low 62 bits, then the accumulator shifted (arithmetic). */

@@ -41,17 +41,22 @@ static int publickey_check_vartime(const uint8_t pub[32]) {
  * ZIP-215: A and R decoded permissively (y mod p, x = 0 with either sign), S < l, cofactored equation. */
 static int verify_vartime(const uint8_t sig[64], const uint8_t pub[32], const uint8_t k[32],
                           ecopt_verify_policy policy) {
-    ecopt_ge_ext a, r;
+    /* A and R decoded together (ecopt_ge_decode_x2: the two square roots interleaved), then the verdicts taken in
+     * the documented order, so the result is that of decoding A, then R, one at a time. */
+    ecopt_ge_ext ar[2];
+    int ok[2];
+    ecopt_ge_decode_x2(ar, ok, pub, sig, policy != ECOPT_POLICY_STRICT);
     if (policy == ECOPT_POLICY_STRICT) {
-        int rc = decode_strict_vartime(&a, pub);
-        if (rc == ECOPT_OK) rc = decode_strict_vartime(&r, sig);
-        if (rc != ECOPT_OK) return rc;
+        if (!ok[0]) return ECOPT_ERR_ENCODING;
+        if (ecopt_ge_has_small_order(&ar[0])) return ECOPT_ERR_SMALL_ORDER;
+        if (!ok[1]) return ECOPT_ERR_ENCODING;
+        if (ecopt_ge_has_small_order(&ar[1])) return ECOPT_ERR_SMALL_ORDER;
     } else {
-        if (!ecopt_ge_decode_zip215(&a, pub) || !ecopt_ge_decode_zip215(&r, sig)) return ECOPT_ERR_ENCODING;
+        if (!ok[0] || !ok[1]) return ECOPT_ERR_ENCODING;
     }
     if (!ecopt_scalar_is_canonical(sig + 32)) return ECOPT_ERR_ENCODING;
     /* [8]([S]B - [k]A - R) = identity */
-    if (!ecopt_ge_cofactored_eq_vartime(&a, &r, k, sig + 32)) return ECOPT_ERR_VERIFY;
+    if (!ecopt_ge_cofactored_eq_vartime(&ar[0], &ar[1], k, sig + 32)) return ECOPT_ERR_VERIFY;
     return ECOPT_OK;
 }
 

@@ -5,7 +5,8 @@
  *   - exhaustive over the 8-torsion points T_i and the mixed points T_i + B: add, sub, double, neg, encode, decode,
  *     is_identity, has_small_order on every pair;
  *   - group laws on random points (add/sub/double chains, doubling without T followed by one with T);
- *   - decode and decode_zip215 on edge encodings (y around 0, 1, p, 2^255 - 1, both sign bits) and random bytes;
+ *   - decode and decode_zip215 on edge encodings (y around 0, 1, p, 2^255 - 1, both sign bits) and random bytes,
+ *     and decode_x2 on each of them paired with the one before against the one-lane decodes;
  *   - scalarmult and scalarmult_base on random and edge scalars, every (digit, position) of the radix-32 fixed-base
  *     table, double_scalarmult_vartime, the ladder against RFC 7748's ladder in mpz;
  *   - cofactored_eq_vartime against [8]([s]B - [k]A - R) in the reference, A and R of mixed order, R chosen so that
@@ -108,6 +109,34 @@ static void check_single(const ref_pt *P, const char *ctx) {
     ref_pt_clear(&R);
 }
 
+/* decode_x2 on e with the encoding checked before it, in both orders and both readings: each lane's verdict and
+ * point must be those of the one-lane decode (which check_decode compares with the reference). Points are compared
+ * coordinate by coordinate (the same arithmetic either way). */
+static uint8_t prev_e[32];
+
+static void check_decode_x2(const uint8_t e[32]) {
+    const uint8_t *pair[2] = {e, prev_e};
+    for (int zip = 0; zip < 2; zip++)
+        for (int order = 0; order < 2; order++) {
+            const uint8_t *s[2] = {pair[order], pair[order ^ 1]};
+            ecopt_ge_ext rr[2], r1;
+            int ok[2];
+            ecopt_ge_decode_x2(rr, ok, s[0], s[1], zip);
+            for (int k = 0; k < 2; k++) {
+                int want = zip ? ecopt_ge_decode_zip215(&r1, s[k]) : ecopt_ge_decode(&r1, s[k]);
+                n_checks++;
+                if (ok[k] != want || !ecopt_fe_eq(&rr[k].X, &r1.X) || !ecopt_fe_eq(&rr[k].Y, &r1.Y) ||
+                    !ecopt_fe_eq(&rr[k].Z, &r1.Z) || !ecopt_fe_eq(&rr[k].T, &r1.T)) {
+                    tu_fail("ge_decode_x2 (zip215 %d) lane %d: verdict %d or point differs from the one-lane decode "
+                            "(verdict %d)", zip, k, ok[k], want);
+                    tu_hex_print("lane 0", s[0], 32);
+                    tu_hex_print("lane 1", s[1], 32);
+                }
+            }
+        }
+    memcpy(prev_e, e, 32);
+}
+
 /* decode / decode_zip215 against the reference's strict and lenient decoders. */
 static void check_decode(const uint8_t e[32]) {
     ref_pt P;
@@ -136,6 +165,7 @@ static void check_decode(const uint8_t e[32]) {
         if (expect_pt("ge_decode_zip215 point", &r, &P)) tu_hex_print("encoding", e, 32);
     }
     ref_pt_clear(&P);
+    check_decode_x2(e);
 }
 
 static void check_scalarmult(const ref_pt *P, const uint8_t s[32], int with_base) {
