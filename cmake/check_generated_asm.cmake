@@ -9,7 +9,8 @@
 #      IR text file (`--ir NAME`) from src/curve/formulas/ (the whole formulas, composed with `call`; the file is
 #      hashed, and each callee block that states a generator kind, `func fe_<x>` ... `kind <op>`, must be exactly
 #      what `ecopt gen --prime 2^255-19 --method M --limbs N --op <op> --name fe_<x>` prints, M and N from its
-#      `repr` line: radix 51 x 5 solinas-unsaturated 5, radix 64 x 4 solinas-saturated 4, nothing else);
+#      `repr` line: radix 51 x 5 solinas-unsaturated 5, radix 64 x 4 solinas-saturated or
+#      solinas-saturated-2chain 4 (the same words, one or two carry chains per row), nothing else);
 #      its sha256 must equal the header's;
 #   3. `ecopt check FILE.S <that program> --symbol <name>` must say PROVED (exit 0).
 # Any other outcome, or a .S this script cannot trace to its program, fails.
@@ -125,22 +126,31 @@ foreach(asm IN LISTS asm_files)
         continue()
       endif()
       # The generator is named by the callee's layout: radix 2^51 in 5 limbs (the adx51 backend) is
-      # solinas-unsaturated, 4 limbs of 64 bits (adx) solinas-saturated; any other layout is refused.
+      # solinas-unsaturated, 4 limbs of 64 bits (adx) solinas-saturated or solinas-saturated-2chain (the
+      # callee must be one of the two texts, whole); any other layout is refused.
       if(CMAKE_MATCH_1 STREQUAL "radix 51,51,51,51,51")
-        set(gmethod solinas-unsaturated)
+        set(gmethods solinas-unsaturated)
         set(glimbs 5)
       elseif(CMAKE_MATCH_1 STREQUAL "radix 64,64,64,64")
-        set(gmethod solinas-saturated)
+        set(gmethods solinas-saturated solinas-saturated-2chain)
         set(glimbs 4)
       else()
         list(APPEND callee_bad ${cname})
         continue()
       endif()
-      execute_process(COMMAND ${ECOPT} gen --prime 2^255-19 --method ${gmethod} --limbs ${glimbs} --op ${cop}
-                              --name ${cname} --emit ir
-                      RESULT_VARIABLE rc OUTPUT_VARIABLE gentext)
-      string(FIND "${irtext}" "${gentext}" at)
-      if(NOT rc EQUAL 0 OR at EQUAL -1)
+      set(found FALSE)
+      foreach(gmethod ${gmethods})
+        execute_process(COMMAND ${ECOPT} gen --prime 2^255-19 --method ${gmethod} --limbs ${glimbs} --op ${cop}
+                                --name ${cname} --emit ir
+                        RESULT_VARIABLE rc OUTPUT_VARIABLE gentext ERROR_QUIET)
+        if(rc EQUAL 0)
+          string(FIND "${irtext}" "${gentext}" at)
+          if(NOT at EQUAL -1)
+            set(found TRUE)
+          endif()
+        endif()
+      endforeach()
+      if(NOT found)
         list(APPEND callee_bad ${cname})
       endif()
     endforeach()

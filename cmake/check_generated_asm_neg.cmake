@@ -2,7 +2,8 @@
 # generated.asm must fail
 #   - on a whole-formula .S whose src/curve/formulas/ program was changed: (1) a callee that claims to be `ecopt gen`
 #     output but is not (fe_sq with 0x27 for 2*19: in ge_madd_adx51.ir, 5 x 51 bits, the solinas-unsaturated
-#     square; in ladderstep_adx.ir, 4 x 64 bits, the solinas-saturated one), (2) any other change (a comment added:
+#     square; in ladderstep_adx.ir, 4 x 64 bits, the solinas-saturated-2chain one,
+#     which matches neither 4 x 64 method), (2) any other change (a comment added:
 #     the sha256 differs);
 #   - on a committed .S that was itself changed, for the adx backend (4 x 64 bits): its multiply (program rebuilt by
 #     `ecopt gen`) and a whole formula (program from src/curve/formulas/): (3) one instruction changed (the first
@@ -39,8 +40,8 @@ endfunction()
 
 # Each set: .S name | program | line | tampered line.
 set(sets "ecopt_ge_madd_fused_adx51|ge_madd_adx51.ir|x2:u64 = mul arg1_4, 0x26|x2:u64 = mul arg1_4, 0x27"
-         "ecopt_mont_ladderstep_fused_adx|ladderstep_adx.ir|x65:u64, x66:u64 = mulx.64 x57, 0x26|\
-x65:u64, x66:u64 = mulx.64 x57, 0x27")
+         "ecopt_mont_ladderstep_fused_adx|ladderstep_adx.ir|x69:u64, x70:u64 = mulx.64 x55, 0x26|\
+x69:u64, x70:u64 = mulx.64 x55, 0x27")
 foreach(set IN LISTS sets)
   string(REPLACE "|" ";" parts "${set}")
   list(GET parts 0 asm)
