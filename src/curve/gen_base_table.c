@@ -1,5 +1,5 @@
 /* gen_base_table.c — writes src/curve/generated/ge_base_table.h, the fixed-base table of ecopt_ge_scalarmult_base:
- * entry [i][j] = [(j+1) 1024^i] B, i = 0..25, j = 0..15 (signed radix-32 digits, two per row: see ge.c), each as
+ * entry [i][j] = [(j+1) 32^i] B, i = 0..51, j = 0..15 (signed radix-32 digits, one row per digit: see ge.c), each as
  * three canonical 32-byte field encodings of the affine point's (y + x, y - x, 2 d x y). Bytes rather than limbs, so
  * one table serves every backend.
  *
@@ -47,19 +47,19 @@ int main(int argc, char **argv) {
            "src/curve/generated/ge_base_table.h)\n"
            " * Inputs: none\n"
            " * Generator sha256: %s (src/curve/gen_base_table.c)\n"
-           " * ecopt_ge_base_table_bytes[i][j] = [(j+1) 1024^i] B of edwards25519 (RFC 8032 section 5.1), as canonical\n"
+           " * ecopt_ge_base_table_bytes[i][j] = [(j+1) 32^i] B of edwards25519 (RFC 8032 section 5.1), as canonical\n"
            " * 32-byte little-endian encodings of the affine (y + x, y - x, 2 d x y). Read by src/curve/ge.c. */\n"
            "#ifndef ECOPT_CURVE_GENERATED_GE_BASE_TABLE_H\n#define ECOPT_CURVE_GENERATED_GE_BASE_TABLE_H\n\n"
            "#include <stdint.h>\n\n"
-           "static const uint8_t ecopt_ge_base_table_bytes[26][16][3][32] = {\n",
+           "static const uint8_t ecopt_ge_base_table_bytes[52][16][3][32] = {\n",
            hex);
     ecopt_ge_ext row_base, q;
     ecopt_ge_cached c;
     ecopt_ge_base(&row_base);
-    for (int i = 0; i < 26; i++) {
+    for (int i = 0; i < 52; i++) {
         ecopt_ge_cached_from_ext(&c, &row_base);
         q = row_base;
-        printf("  { /* 1024^%d B */\n", i);
+        printf("  { /* 32^%d B */\n", i);
         for (int j = 0; j < 16; j++) {
             ecopt_fe zi, x, y, ypx, ymx, xy2d;
             ecopt_fe_invert(&zi, &q.Z);
@@ -78,8 +78,8 @@ int main(int argc, char **argv) {
             printf("}%s\n", j < 15 ? "," : "");
             ecopt_ge_add(&q, &q, &c);
         }
-        printf("  }%s\n", i < 25 ? "," : "");
-        for (int k = 0; k < 10; k++) ecopt_ge_double(&row_base, &row_base, k == 9);
+        printf("  }%s\n", i < 51 ? "," : "");
+        for (int k = 0; k < 5; k++) ecopt_ge_double(&row_base, &row_base, k == 4);
     }
     printf("};\n\n#endif /* ECOPT_CURVE_GENERATED_GE_BASE_TABLE_H */\n");
     return ferror(stdout) ? 3 : 0;
