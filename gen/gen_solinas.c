@@ -439,9 +439,10 @@ out:
 
 /* ---- saturated ---------------------------------------------------------------------------------------------------- */
 
-/* saturated_limbs_ok — whether p fits n limbs of 64 bits with the top limb used and n >= 2 (both saturated
- * methods); otherwise the reason in err and false. */
-static bool saturated_limbs_ok(const mpz_t p, unsigned n, char *err, size_t errlen)
+/* saturated_shape — whether p fits n limbs of 64 bits with the top limb used and n >= 2, and p = 2^k - c with
+ * C = c 2^(64n-k) below 2^63 (both saturated methods: 2^(64n) = 2^(64n-k) 2^k = C mod p, the constant the high
+ * words are folded with); *C set and true, or the reason in err and false. */
+static bool saturated_shape(const mpz_t p, unsigned n, uint64_t *C, char *err, size_t errlen)
 {
     unsigned k = (unsigned)mpz_sizeinbase(p, 2);
     if (k > 64 * n) {
@@ -457,34 +458,38 @@ static bool saturated_limbs_ok(const mpz_t p, unsigned n, char *err, size_t errl
         snprintf(err, errlen, "the saturated Solinas method needs at least 2 limbs (p has %u bits)", k);
         return false;
     }
-    return true;
-}
-
-ir_func *gen_solinas_saturated(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen)
-{
-    if (!saturated_limbs_ok(p, n, err, errlen))
-        return NULL;
-    unsigned k = (unsigned)mpz_sizeinbase(p, 2);
-    mpz_t c, w64, wmax, cm, t0, zero;
-    mpz_inits(c, w64, wmax, cm, t0, zero, NULL);
-    ir_func *f = NULL;
-    gen_mw A, acc, row, H, HC, R, Tw, TC, R2, R3;
-    gen_mw *all[] = { &A, &acc, &row, &H, &HC, &R, &Tw, &TC, &R2, &R3 };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        mw_init(all[i]);
-    /* C = c * 2^(64n-k): 2^(64n) = 2^(64n-k) 2^k = C (mod p) */
+    mpz_t c, cm;
+    mpz_inits(c, cm, NULL);
     mpz_setbit(c, k);
     mpz_sub(c, c, p);
     mpz_mul_2exp(cm, c, 64 * n - k);
-    if (mpz_sizeinbase(cm, 2) > 63) {
+    bool ok = mpz_sizeinbase(cm, 2) <= 63;
+    if (ok) {
+        *C = (uint64_t)mpz_get_ui(cm);
+    } else {
         char cs[64];
         describe_c(cs, sizeof cs, c);
         snprintf(err, errlen,
                  "p is not 2^%u - c with c * 2^%u below 2^63 (c = %s): saturated Solinas reduction needs it", k,
                  64 * n - k, cs);
-        goto out;
     }
-    uint64_t C = (uint64_t)mpz_get_ui(cm);
+    mpz_clears(c, cm, NULL);
+    return ok;
+}
+
+ir_func *gen_solinas_saturated(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen)
+{
+    uint64_t C;
+    if (!saturated_shape(p, n, &C, err, errlen))
+        return NULL;
+    mpz_t w64, wmax, cm, t0, zero;
+    mpz_inits(w64, wmax, cm, t0, zero, NULL);
+    mpz_set_ui(cm, C); /* the fold constant as a bound (mw_mul_word, mw_add) */
+    ir_func *f = NULL;
+    gen_mw A, acc, row, H, HC, R, Tw, TC, R2, R3;
+    gen_mw *all[] = { &A, &acc, &row, &H, &HC, &R, &Tw, &TC, &R2, &R3 };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        mw_init(all[i]);
     mpz_set_ui(w64, 0);
     mpz_setbit(w64, 64);
     mpz_sub_ui(w64, w64, 1); /* 2^64 - 1 */
@@ -557,7 +562,7 @@ ir_func *gen_solinas_saturated(const mpz_t p, unsigned n, ir_kind op, const char
 out:
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         mw_clear(all[i]);
-    mpz_clears(c, w64, wmax, cm, t0, zero, NULL);
+    mpz_clears(w64, wmax, cm, t0, zero, NULL);
     return f;
 }
 
@@ -613,25 +618,10 @@ static void row_add(gen_b *b, ir_val *w, const ir_val *x, unsigned m, ir_val y)
 ir_func *gen_solinas_saturated_2chain(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err,
                                      size_t errlen)
 {
-    if (!saturated_limbs_ok(p, n, err, errlen))
+    uint64_t C;
+    if (!saturated_shape(p, n, &C, err, errlen))
         return NULL;
-    unsigned k = (unsigned)mpz_sizeinbase(p, 2);
-    mpz_t c, cm;
-    mpz_inits(c, cm, NULL);
     ir_func *f = NULL;
-    /* C = c * 2^(64n-k): 2^(64n) = C (mod p) */
-    mpz_setbit(c, k);
-    mpz_sub(c, c, p);
-    mpz_mul_2exp(cm, c, 64 * n - k);
-    if (mpz_sizeinbase(cm, 2) > 63) {
-        char cs[64];
-        describe_c(cs, sizeof cs, c);
-        snprintf(err, errlen,
-                 "p is not 2^%u - c with c * 2^%u below 2^63 (c = %s): saturated Solinas reduction needs it", k,
-                 64 * n - k, cs);
-        goto out;
-    }
-    uint64_t C = (uint64_t)mpz_get_ui(cm);
     unsigned nin = op == IR_KIND_MUL ? 2 : 1;
     f = gen_func_new(name, n, nin, NULL, NULL, err, errlen);
     if (!f)
@@ -698,6 +688,5 @@ ir_func *gen_solinas_saturated_2chain(const mpz_t p, unsigned n, ir_kind op, con
         gb_store(&b, 0, i, r[i]);
     f = gen_finish(&b, "saturated Solinas", err, errlen);
 out:
-    mpz_clears(c, cm, NULL);
     return f;
 }
