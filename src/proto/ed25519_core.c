@@ -18,17 +18,18 @@ static void scalarmult_base_encode(uint8_t out[32], const uint8_t s[32]) {
     ecopt_memzero_explicit(&p, sizeof p);
 }
 
-/* Strict rules 1-2 (for A) and 3-4 (for R) of ecopt.h: decode canonically into p, refuse small order.
- * vartime: the encoding is public. */
-static int decode_strict_vartime(ecopt_ge_ext *p, const uint8_t s[32]) {
-    if (!ecopt_ge_decode(p, s)) return ECOPT_ERR_ENCODING;
+/* Strict rules 1-2 (for A) and 3-4 (for R) of ecopt.h, given the canonical decoding's result ok and point p:
+ * refuse a non-canonical encoding, then small order. vartime: the encoding is public. */
+static int strict_verdict_vartime(int ok, const ecopt_ge_ext *p) {
+    if (!ok) return ECOPT_ERR_ENCODING;
     if (ecopt_ge_has_small_order(p)) return ECOPT_ERR_SMALL_ORDER;
     return ECOPT_OK;
 }
 
 static int publickey_check_vartime(const uint8_t pub[32]) {
     ecopt_ge_ext a;
-    return decode_strict_vartime(&a, pub);
+    int ok = ecopt_ge_decode(&a, pub);
+    return strict_verdict_vartime(ok, &a);
 }
 
 /* The policies of ecopt.h, steps in the documented order. vartime: sig, pub and k are public.
@@ -42,10 +43,9 @@ static int verify_vartime(const uint8_t sig[64], const uint8_t pub[32], const ui
     int ok[2];
     ecopt_ge_decode_x2(ar, ok, pub, sig, policy != ECOPT_POLICY_STRICT);
     if (policy == ECOPT_POLICY_STRICT) {
-        if (!ok[0]) return ECOPT_ERR_ENCODING;
-        if (ecopt_ge_has_small_order(&ar[0])) return ECOPT_ERR_SMALL_ORDER;
-        if (!ok[1]) return ECOPT_ERR_ENCODING;
-        if (ecopt_ge_has_small_order(&ar[1])) return ECOPT_ERR_SMALL_ORDER;
+        int rc = strict_verdict_vartime(ok[0], &ar[0]);
+        if (rc == ECOPT_OK) rc = strict_verdict_vartime(ok[1], &ar[1]);
+        if (rc != ECOPT_OK) return rc;
     } else {
         if (!ok[0] || !ok[1]) return ECOPT_ERR_ENCODING;
     }
