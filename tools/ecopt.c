@@ -227,9 +227,15 @@ static int backend_init(void)
         snprintf(what, sizeof what, "ECOPT_BACKEND=%.*s%s", (int)len, env, cut ? "..." : "");
         if (known)
             return cli_fail(CLI_USAGE, what, "unavailable backend: this CPU cannot run it (compiled in: %s)", list);
+        /* a backend of ecopt that this build left out (cmake -DECOPT_ADX=OFF, or not x86-64) */
+        if (strcmp(env, "adx") == 0 || strcmp(env, "adx51") == 0)
+            return cli_fail(CLI_USAGE, what,
+                            "backend not compiled in (compiled in: %s; adx and adx51 need an x86-64 build with "
+                            "cmake -DECOPT_ADX=ON, the default)",
+                            list);
         /* the 4 x 64 backend was called adx4 until issue 7 (and adx meant today's adx51) */
         return cli_fail(CLI_USAGE, what, "unknown backend (compiled in: %s)%s", list,
-                        strcmp(env, "adx4") == 0 ? " (adx4 was renamed adx)" : "");
+                        strcmp(env, "adx4") == 0 ? "; adx4 was renamed adx" : "");
     }
     return cli_fail(CLI_USAGE, "ECOPT_BACKEND", "no backend available: %s", ecopt_strerror(rc));
 }

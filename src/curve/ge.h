@@ -101,10 +101,11 @@ uint64_t ecopt_ge_has_small_order(const ecopt_ge_ext *p);
  * Time: constant in s and p. */
 void ecopt_ge_scalarmult(ecopt_ge_ext *r, const ecopt_ge_ext *p, const uint8_t s[32]);
 
-/* ecopt_ge_scalarmult_base — r = [s]B, s < 2^255 as above, with the precomputed table of [k 32^i] B, k = 1..16,
- * i = 0..51 (src/curve/generated/ge_base_table.h, decoded to the backend's field elements at first use): 52
- * signed radix-32 digits, each a whole-row constant-time lookup (ecopt_ct_lookup_words) in its own row, 51 mixed
- * additions (the first lookup is converted, not added) and no doubling.
+/* ecopt_ge_scalarmult_base — r = [s]B for any s < 2^256 (32 bytes little-endian; not reduced mod l, and bit 255
+ * may be set), with the precomputed table of [k 32^i] B, k = 1..16, i = 0..51 (src/curve/generated/ge_base_table.h,
+ * decoded to the backend's field elements at first use): 52 signed radix-32 digits (digits 0..50 in [-16, 15], the
+ * top one bit 255 plus a carry, in [0, 2]), each a whole-row constant-time lookup (ecopt_ct_lookup_words) in its
+ * own row, 51 mixed additions (the first lookup is converted, not added) and no doubling.
  * Time: constant in s. */
 void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]);
 

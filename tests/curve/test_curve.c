@@ -345,18 +345,18 @@ int main(int argc, char **argv) {
         mpz_clear(e);
     }
 
-    /* Every (digit, position) of the radix-32 fixed-base table: s = d 32^i, d = 1..31, i = 0..51 (s < 2^255 only;
-     * d >= 16 recodes to d - 32 and a carry, so both signs of every entry are read), expected values by repeated
-     * addition in the reference. */
+    /* Every (digit, position) of the radix-32 fixed-base table: s = d 32^i, d = 1..31, i = 0..50, and s = 2^255
+     * (row 51, digit 1: bit 255 set, which ecopt_ge_scalarmult_base accepts; d >= 16 recodes to d - 32 and a carry,
+     * so both signs of every entry are read), expected values by repeated addition in the reference. */
     {
         ref_pt Pi, acc;
         ref_pt_init(&Pi);
         ref_pt_init(&acc);
         ref_pt_base(&Pi);
         long bad = 0;
-        for (int i = 0; i < 51; i++) {
+        for (int i = 0; i < 52; i++) {
             ref_pt_identity(&acc);
-            for (unsigned d = 1; d < 32; d++) {
+            for (unsigned d = 1; d < (i < 51 ? 32u : 2u); d++) {
                 ref_pt_add(&acc, &acc, &Pi);
                 uint8_t s[32] = {0};
                 /* d << 5i, spread over the bytes it touches (bits 5i..5i+4). */
