@@ -763,8 +763,9 @@ static int exec_addsub(st *s, bool sub, bool carry, bool write)
         }
     }
     ex_id a = 0, b = 0, cin = 0, r = 0, cf = 0;
-    if (sub && !carry && d->kind == CHECK_OPND_REG && in->ops[1].kind == CHECK_OPND_REG && d->reg == in->ops[1].reg) {
-        /* the zero idiom sub r, r: 0 whatever r held (also a pointer) */
+    if (sub && d->kind == CHECK_OPND_REG && in->ops[1].kind == CHECK_OPND_REG && d->reg == in->ops[1].reg) {
+        /* the idioms sub r, r (0) and sbb r, r (0 - CF: all ones or 0): r - r is 0 whatever r held (also a pointer
+         * or a register's value at entry), so computing 0 - 0 - c gives the same result and every flag */
         a = b = k_(s, 0);
     } else {
         TRY(read_data(s, 0, w, &a));

@@ -1035,6 +1035,18 @@ static void do_cast(ctx *c, const ir_node *n)
     set_res(c, res, d);
 }
 
+/* sbb_mask_fits — cmovznz(cond, z, nz) may be lowered as sbb/and: z = 0, nz a constant in [1, 2^31) (an andl
+ * immediate that keeps the upper half zero), cond dies here, and OF holds nothing still needed (the and clears it). */
+static bool sbb_mask_fits(ctx *c, uint32_t cond, uint32_t z, uint32_t nz)
+{
+    if (!is_const(c, z) || !is_const(c, nz) || kval(c, z) != 0 || kval(c, nz) == 0 || kval(c, nz) > 0x7fffffffu)
+        return false;
+    if (!dies(c, cond))
+        return false;
+    uint32_t o = c->flagv[F_OF];
+    return o == IR_NOVAL || c->v[o].reg >= 0 || has_copy(c, o) || !used_at_or_after(c, o);
+}
+
 static void do_cmov(ctx *c, const ir_node *n)
 {
     uint32_t cond = n->arg[0], z = n->arg[1], nz = n->arg[2], res = n->res[0];
@@ -1043,6 +1055,17 @@ static void do_cmov(ctx *c, const ir_node *n)
         d = dst_from(c, kval(c, cond) ? nz : z, true);
     } else {
         int fl = in_flag(c, cond, F_CF) ? F_CF : in_flag(c, cond, F_OF) ? F_OF : 0;
+        if (fl == F_CF && sbb_mask_fits(c, cond, z, nz)) {
+            /* cond ? K : 0 with cond in CF and dying, OF free: sbb d, d (all ones when CF set, 0 when clear), and
+             * $K (andl zero-extends) — two instructions and one register, where the cmov form needs two
+             * immediates in two registers. Both flags are left dead (and clears CF and OF). */
+            clobber(c, M_ALL, cond);
+            d = alloc_reg(c, -1);
+            ins(c, "sbbq %%%s, %%%s", R64[d], R64[d]);
+            ins(c, "andl $%llu, %%%s", (unsigned long long)kval(c, nz), R32[d]);
+            set_res(c, res, d);
+            return;
+        }
         int rc = fl ? -1 : ensure_reg(c, cond);
         int rn = reg_of(c, nz);
         d = dst_from(c, z, true);

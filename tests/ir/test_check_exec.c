@@ -623,6 +623,10 @@ static void gen_chains(void)
     add_case("sbb r,r mask and cmov on it", 2,
              "mov (%%rsi), %%rax\ncmp (%%rdx), %%rax\nsbb %%rcx, %%rcx\nand 8(%%rsi), %%rcx\nmov %%rcx, (%%rdi)\n"
              "test %%rcx, %%rcx\ncmovne 8(%%rdx), %%rax\nmov %%rax, 8(%%rdi)\nret\n");
+    add_case("sbb r,r over a pointer (the emitter's cond ? 38 : 0), and $38", 2,
+             "mov (%%rsi), %%rax\nadd (%%rdx), %%rax\nmov %%rax, (%%rdi)\nsbb %%rsi, %%rsi\n%sandl $38, %%esi\n"
+             "mov %%rsi, 8(%%rdi)\nsbb %%rdx, %%rdx\nmov %%rdx, 16(%%rdi)\nret\n",
+             save_flags(SV_C | SV_Z | SV_S | SV_O | SV_P, 3));
     /* stack arguments: out + 8 inputs of 1 limb; inputs 6..8 on the stack */
     tcase *c = add_case("9 arguments (3 on the stack)", 8,
                         "mov (%%rsi), %%rax\nadd (%%rdx), %%rax\nadd (%%rcx), %%rax\nadd (%%r8), %%rax\n"
