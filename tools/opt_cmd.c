@@ -372,13 +372,15 @@ int cli_cmd_opt(int argc, char **argv)
                  "Seed:      %llu\n"
                  "Evals:     %llu (bets %u, bet ratio %g; %.0f evals/s, %.1f s; %llu kept, %llu wrong)\n"
                  "CPU:       %s\n"
-                 "Measured:  %.2f %s per call (median of %d interleaved batches)\n"
+                 "Measured:  %.2f %s per call (median of %d interleaved batches)%s\n"
                  "Baselines: gcc %.2f %s (%s), clang %.2f %s (%s); -O3 -march=native -mtune=native, same run\n"
                  "Speedup:   %.3f vs gcc, %.3f vs clang\n"
                  "Checker:   PROVED (%u limbs: %u identical, %u linear, %u by z3; %.2f s)",
                  source, hex, (unsigned long long)so.seed, (unsigned long long)sr.evals, so.bets, so.bet_ratio,
                  sr.evals_per_s, sr.seconds, (unsigned long long)sr.nkept, (unsigned long long)sr.nwrong,
-                 sr.cpu_model, sr.ticks, sr.unit, so.final_rounds, sr.ticks_gcc, sr.unit,
+                 sr.cpu_model, sr.ticks, sr.unit, so.final_rounds,
+                 sr.own_order_won ? "; the program's own order, faster than the search's best" : "", sr.ticks_gcc,
+                 sr.unit,
                  sr.gcc_version[0] ? sr.gcc_version : "gcc", sr.ticks_clang, sr.unit,
                  sr.clang_version[0] ? sr.clang_version : "clang", sg, sc, cr.nlimbs, cr.nlimbs_identical,
                  cr.nlimbs_linear, cr.nlimbs_smt, cr.seconds_total);
@@ -394,9 +396,10 @@ int cli_cmd_opt(int argc, char **argv)
     }
     rc = cli_write_file(o_out->value, (const uint8_t *)final, strlen(final), 0);
     if (rc == CLI_OK && !so.quiet)
-        fprintf(stderr, "ecopt opt: %s: PROVED, written to %s: %.2f %s, %.3fx gcc, %.3fx clang (%llu evals)\n",
+        fprintf(stderr, "ecopt opt: %s: PROVED, written to %s: %.2f %s, %.3fx gcc, %.3fx clang (%llu evals%s)\n",
                 so.symbol, o_out->value, sr.ticks, sr.unit, sr.ticks > 0 ? sr.ticks_gcc / sr.ticks : 0,
-                sr.ticks > 0 ? sr.ticks_clang / sr.ticks : 0, (unsigned long long)sr.evals);
+                sr.ticks > 0 ? sr.ticks_clang / sr.ticks : 0, (unsigned long long)sr.evals,
+                sr.own_order_won ? "; the program's own order: the search's best measured slower" : "");
 out_sr:
     search_result_free(&sr);
 out:
