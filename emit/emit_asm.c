@@ -1035,10 +1035,13 @@ static void do_cast(ctx *c, const ir_node *n)
     set_res(c, res, d);
 }
 
-/* sbb_mask_fits — cmovznz(cond, z, nz) may be lowered as sbb/and: z = 0, nz a constant in [1, 2^31) (an andl
- * immediate that keeps the upper half zero), cond dies here, and OF holds nothing still needed (the and clears it). */
+/* sbb_mask_fits — cmovznz(cond, z, nz) is lowered as sbb/and (EMIT_ASM_D_SBB): asked for by the node's decision,
+ * z = 0, nz a constant in [1, 2^31) (an andl immediate that keeps the upper half zero), cond dies here, and OF
+ * holds nothing still needed (the and clears it). */
 static bool sbb_mask_fits(ctx *c, uint32_t cond, uint32_t z, uint32_t nz)
 {
+    if (!(dec_of(c, c->cur) & EMIT_ASM_D_SBB))
+        return false;
     if (!is_const(c, z) || !is_const(c, nz) || kval(c, z) != 0 || kval(c, nz) == 0 || kval(c, nz) > 0x7fffffffu)
         return false;
     if (!dies(c, cond))

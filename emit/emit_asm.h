@@ -27,7 +27,7 @@
  * rdx); addq adcq adcx adox for addcarryx (CF chain by default, OF chain per decision); subq sbbq for subborrowx;
  * shrdq shrq shlq; shlxq shrxq (per decision: no flag written); andq andl orq xorq xorl notq; bzhiq (a mask 2^k-1,
  * per decision, k from a register: Intel SDM vol. 2A "BZHI"); negq (a carry-in that lives in a register back into
- * CF); testq + cmovnzq for cmovznz (cmovcq/cmovoq when the condition is still in the flag); setc/seto/sete + movzbl
+ * CF); testq + cmovnzq for cmovznz (cmovcq/cmovoq when the condition is still in the flag; sbbq + andl per decision); setc/seto/sete + movzbl
  * when a carry in a flag must outlive the next flag write; clc/stc for a constant carry-in when another chain's
  * flag is live; pushq popq ret; movq between a general-purpose and an xmm register (spills to xmm, per decision).
  *
@@ -71,6 +71,11 @@
 #define EMIT_ASM_D_CMUL_IMUL 0x60u
 #define EMIT_ASM_D_SHX 16u  /* the same bit as BZHI, on shl and shr by a constant: `movl $k, %t; shlxq/shrxq %t, a,
                                %t` (BMI2; writes no flag, so a live carry stays in its flag; before CMUL) */
+#define EMIT_ASM_D_SBB 16u  /* the same bit again, on cmovznz(c, 0, K) with c in CF and dying there, 1 <= K < 2^31,
+                               OF holding nothing live: `sbbq %d, %d; andl $K, %d` (two instructions, one register;
+                               writes the flags) instead of two immediates and cmovcq. Measured with the program's
+                               own order, all such nodes switched: the adx madd 1.02x the cmov form's ticks, so it is
+                               a choice, not the default. */
 #define EMIT_ASM_D_XMM 128u /* when this node's result must be spilled: to a free xmm register (movq; xmm0-15, all
                                caller-saved in System V) instead of a stack slot; reloaded with movq into a register
                                before use (an xmm copy is no memory operand). Falls back to a slot when all 16 are

@@ -146,6 +146,11 @@ static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
         }
         break;
     }
+    case IR_CMOVZNZ: /* K or 0: cmov of two immediates, or sbb r, r + and (the emitter checks the flags too) */
+        if (x->arg[1] < f->nval && x->arg[2] < f->nval && f->val[x->arg[1]].is_const && f->val[x->arg[1]].k == 0 &&
+            f->val[x->arg[2]].is_const && f->val[x->arg[2]].k >= 1 && f->val[x->arg[2]].k <= 0x7fffffff)
+            base[k++] = EMIT_ASM_D_SBB;
+        break;
     case IR_SHR: { /* by a constant: shr or shrx (no flag written) */
         ir_val c = const_arg(f, x);
         if (c != IR_NOVAL && f->val[x->res[0]].width == 64 && f->val[c].k >= 1 && f->val[c].k <= 63)

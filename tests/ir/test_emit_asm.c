@@ -294,6 +294,7 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
             case IR_MUL:
             case IR_SHL: keep |= EMIT_ASM_D_CMUL_MASK | (low->node[i].op == IR_SHL ? EMIT_ASM_D_SHX : 0); break;
             case IR_SHR: keep |= EMIT_ASM_D_SHX; break;
+            case IR_CMOVZNZ: keep |= EMIT_ASM_D_SBB; break;
             default: break;
             }
             na[i] = (uint8_t)(0xffu & ~keep);
