@@ -247,6 +247,21 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
                 i = (i + 1) & (cap - 1);
             lf_id t = tab[i] ? lf_of(l, tab[i]) : 0;
             if (t && t != s) {
+                if (getenv("ECOPT_RANGE_DEBUG") && atoi(getenv("ECOPT_RANGE_DEBUG")) >= 4 && ex_get(x, v)->width <= 8) {
+                    /* debugging aid: search for an input where the two differ (limbs near their upper bounds) */
+                    uint64_t sq = 12345;
+                    unsigned ndiff = 0;
+                    for (unsigned it = 0; it < 200000 && ndiff == 0; it++) {
+                        for (uint32_t j = 0; j < R->f->narr; j++)
+                            for (uint32_t q = 0; !R->f->arr[j].is_output && q < R->f->arr[j].len; q++) {
+                                uint64_t z = splitmix(&sq), hi = (uint64_t)R->f->arr[j].hi[q];
+                                R->in[j][q] = z % 3 == 0 ? hi - (z >> 60) : z % 3 == 1 ? hi - (z >> (8 + (z >> 2) % 56)) : z;
+                            }
+                        ex_eval_all(x, (const uint64_t *const *)R->in, ev);
+                        ndiff += ev[v] != ev[tab[i]];
+                    }
+                    fprintf(stderr, "search node %u vs %u: %s\n", v, tab[i], ndiff ? "DIFFER" : "no difference found");
+                }
                 int rc = lf_range_equal(l, s, t, cand, ncand);
                 if (getenv("ECOPT_RANGE_DEBUG")) {
                     fprintf(stderr, "try node %u (w%u) vs program %u: %d (%u candidates)\n", v, ex_get(x, v)->width,
