@@ -269,7 +269,7 @@ static lf_id b_finish(lf_ctx *l, bld *b)
     }
     /* merge into the tail of the pool (tentatively) */
     uint32_t need = l->nt + b->n;
-    if (need > l->capt) {
+    if (need > l->capt || !l->tatom) { /* (a first sum without terms still needs the pool: tatom + 0) */
         uint32_t nc = l->capt ? l->capt : 4096;
         while (nc < need)
             nc *= 2;
