@@ -1256,6 +1256,13 @@ static int range_of(lf_ctx *l, lf_id d, const lf_id *w, uint32_t n, mpq_t lo, mp
             mpq_mul(t, t, *cj);
             mpq_add(hi, hi, t);
         }
+        /* and within d's own bounds */
+        mpq_set_z(t, D->lo);
+        if (mpq_cmp(t, lo) > 0)
+            mpq_set(lo, t);
+        mpq_set_z(t, D->hi);
+        if (mpq_cmp(t, hi) < 0)
+            mpq_set(hi, t);
         res = 1;
         if (range_debug(2))
             for (uint32_t c = 0; c < nc; c++) {
