@@ -176,8 +176,10 @@ static void fill_inputs(run *R, unsigned it, uint64_t *st)
  * program but whose exact form differs is tried against that node, with the values whose results nothing uses
  * (words dropped by the code or the program, such as the low words of Montgomery rounds) as the candidates of known
  * range; when it is proved equal, it takes the program node's form (lf_alias), so the code's later nodes are built on
- * the program's. Sampling only chooses the pairs to try; the proof is lf_range_equal's. Returns the number of nodes
- * aliased, or -1 when memory runs out. */
+ * the program's. Sampling only chooses the pairs to try; the proof is lf_range_equal's. The pairs are tried until
+ * the systems built reach RANGE_BUDGET (lf_range_work), so that a large function does not spend long here before the
+ * solver. Returns the number of nodes aliased, or -1 when memory runs out. */
+enum { RANGE_BUDGET = 4000000 }; /* lf_range_work units (about 1.5 s on the p384 multiply): then no more pairs are tried */
 static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
 {
     enum { NS = 24 };
@@ -241,7 +243,7 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
         }
         if (!s)
             continue;
-        if (v > boundary && varies[v]) {
+        if (v > boundary && varies[v] && lf_range_work(l) < RANGE_BUDGET) {
             uint32_t i = (uint32_t)(sig[v] & (cap - 1));
             while (tab[i] && sig[tab[i]] != sig[v])
                 i = (i + 1) & (cap - 1);

@@ -42,6 +42,7 @@ struct lf_ctx {
     lf_id *memo; /* ex id -> sum id (0 = not yet / none) */
     bool *done;
     lf_id *alias; /* ex id -> the form lf_alias gave it (0 = none); capmemo entries like memo */
+    uint64_t range_work; /* rows x columns of every system the range rule has built (lf_range_work) */
     uint32_t capmemo;
     bool oom;
 };
@@ -1002,6 +1003,11 @@ int lf_alias(lf_ctx *l, ex_id e, lf_id s)
     return 0;
 }
 
+uint64_t lf_range_work(const lf_ctx *l)
+{
+    return l->range_work;
+}
+
 bool lf_sum_is_const(const lf_ctx *l, lf_id s)
 {
     return s && s <= l->nsu && l->su[s].n == 0;
@@ -1068,7 +1074,7 @@ static int narrow_l1(const lf_ctx *l, mpq_t *M, uint32_t ncol, uint32_t nc, uint
     mpq_t f, t;
     mpq_init(f);
     mpq_init(t);
-    for (int iter = 0; iter < 400; iter++) {
+    for (int iter = 0; iter < 100; iter++) {
         double g0 = 0;
         for (uint32_t r = 0; r < rank; r++) {
             val[r] = mpq_get_d(M[r * ncol + nc]);
@@ -1132,7 +1138,7 @@ static int narrow_l1(const lf_ctx *l, mpq_t *M, uint32_t ncol, uint32_t nc, uint
  * memory. */
 static int range_of(lf_ctx *l, lf_id d, const lf_id *w, uint32_t n, mpq_t lo, mpq_t hi)
 {
-    enum { MAXC = 1024, MAXR = 8192 };
+    enum { MAXC = 256, MAXR = 2048 }; /* larger systems are left alone (their cost grows as rows x columns) */
     int32_t *row = calloc(l->nat + 1, sizeof *row); /* atom -> row + 1 (0: not in the system) */
     uint32_t *ratom = malloc(MAXR * sizeof *ratom), *col = malloc(MAXC * sizeof *col);
     bool *taken = calloc(n ? n : 1, sizeof *taken);
@@ -1176,6 +1182,7 @@ static int range_of(lf_ctx *l, lf_id d, const lf_id *w, uint32_t n, mpq_t lo, mp
     }
     /* the system M c = d over the atoms: nr rows, nc unknowns, column nc the right-hand side */
     uint32_t ncol = nc + 1;
+    l->range_work += (uint64_t)nr * ncol;
     mpq_t *M = malloc((size_t)nr * ncol * sizeof *M);
     uint32_t *pivrow = malloc((nc ? nc : 1) * sizeof *pivrow); /* unknown -> its pivot row, UINT32_MAX: free */
     if (!M || !pivrow) {
