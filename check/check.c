@@ -179,7 +179,31 @@ static void fill_inputs(run *R, unsigned it, uint64_t *st)
  * the program's. Sampling only chooses the pairs to try; the proof is lf_range_equal's. The pairs are tried until
  * the systems built reach RANGE_BUDGET (lf_range_work), so that a large function does not spend long here before the
  * solver. Returns the number of nodes aliased, or -1 when memory runs out. */
-enum { RANGE_BUDGET = 4000000 }; /* lf_range_work units (about 1.5 s on the p384 multiply): then no more pairs are tried */
+static bool range_debug(int level)
+{
+    const char *e = getenv("ECOPT_RANGE_DEBUG");
+    return e && atoi(e) >= level;
+}
+
+/* debug_search — (ECOPT_RANGE_DEBUG=4, a debugging aid) looks for an input, limbs near their upper bounds, on which
+ * nodes a and b differ, and says whether it found one */
+static void debug_search(run *R, ex_ctx *x, ir_u128 *ev, ex_id a, ex_id b)
+{
+    uint64_t sq = 12345;
+    unsigned ndiff = 0;
+    for (unsigned it = 0; it < 200000 && ndiff == 0; it++) {
+        for (uint32_t j = 0; j < R->f->narr; j++)
+            for (uint32_t q = 0; !R->f->arr[j].is_output && q < R->f->arr[j].len; q++) {
+                uint64_t z = splitmix(&sq), hi = (uint64_t)R->f->arr[j].hi[q];
+                R->in[j][q] = z % 3 == 0 ? hi - (z >> 60) : z % 3 == 1 ? hi - (z >> (8 + (z >> 2) % 56)) : z;
+            }
+        ex_eval_all(x, (const uint64_t *const *)R->in, ev);
+        ndiff += ev[a] != ev[b];
+    }
+    fprintf(stderr, "search node %u vs %u: %s\n", a, b, ndiff ? "DIFFER" : "no difference found");
+}
+
+enum { RANGE_BUDGET = 6000000 }; /* lf_range_work units (a fraction of a second): then no more pairs are tried */
 static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
 {
     enum { NS = 24 };
@@ -191,11 +215,12 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
     uint32_t cap = 1;
     while (cap < 2 * (boundary + 1))
         cap *= 2;
-    ex_id *tab = calloc(cap, sizeof *tab); /* signature -> first program node */
+    ex_id *tab = calloc(cap, sizeof *tab); /* signature -> the last program node with it */
+    ex_id *nxt = calloc((size_t)boundary + 1, sizeof *nxt); /* program node -> the one before it with its signature */
     lf_id *cand = malloc(((size_t)cnt + 1) * sizeof *cand);
     ex_id *candid = malloc(((size_t)cnt + 1) * sizeof *candid);
     int nal = -1;
-    if (!ev || !sig || !varies || !users || !tab || !cand || !candid)
+    if (!ev || !sig || !varies || !users || !tab || !nxt || !cand || !candid)
         goto out;
     uint64_t st = 0x3c6ef372fe94f82bull;
     ir_u128 *first = malloc(((size_t)cnt + 1) * sizeof *first);
@@ -230,8 +255,9 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
         uint32_t i = (uint32_t)(sig[v] & (cap - 1));
         while (tab[i] && sig[tab[i]] != sig[v])
             i = (i + 1) & (cap - 1);
-        if (!tab[i])
-            tab[i] = v;
+        if (tab[i])
+            nxt[v] = tab[i];
+        tab[i] = v;
     }
     nal = 0;
     uint32_t ncand = 0;
@@ -247,28 +273,21 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
             uint32_t i = (uint32_t)(sig[v] & (cap - 1));
             while (tab[i] && sig[tab[i]] != sig[v])
                 i = (i + 1) & (cap - 1);
-            lf_id t = tab[i] ? lf_of(l, tab[i]) : 0;
-            if (t && t != s) {
-                if (getenv("ECOPT_RANGE_DEBUG") && atoi(getenv("ECOPT_RANGE_DEBUG")) >= 4 && ex_get(x, v)->width <= 8) {
-                    /* debugging aid: search for an input where the two differ (limbs near their upper bounds) */
-                    uint64_t sq = 12345;
-                    unsigned ndiff = 0;
-                    for (unsigned it = 0; it < 200000 && ndiff == 0; it++) {
-                        for (uint32_t j = 0; j < R->f->narr; j++)
-                            for (uint32_t q = 0; !R->f->arr[j].is_output && q < R->f->arr[j].len; q++) {
-                                uint64_t z = splitmix(&sq), hi = (uint64_t)R->f->arr[j].hi[q];
-                                R->in[j][q] = z % 3 == 0 ? hi - (z >> 60) : z % 3 == 1 ? hi - (z >> (8 + (z >> 2) % 56)) : z;
-                            }
-                        ex_eval_all(x, (const uint64_t *const *)R->in, ev);
-                        ndiff += ev[v] != ev[tab[i]];
-                    }
-                    fprintf(stderr, "search node %u vs %u: %s\n", v, tab[i], ndiff ? "DIFFER" : "no difference found");
-                }
+            /* every program node of that signature (a rare carry can make two agree on the samples), at most 8 */
+            unsigned ntry = 0;
+            for (ex_id y = tab[i]; y && ntry < 8; y = nxt[y], ntry++) {
+                lf_id t = lf_of(l, y);
+                if (t == s)
+                    break;
+                if (!t)
+                    continue;
+                if (range_debug(4) && ex_get(x, v)->width <= 8)
+                    debug_search(R, x, ev, v, y);
                 int rc = lf_range_equal(l, s, t, cand, ncand);
-                if (getenv("ECOPT_RANGE_DEBUG")) {
-                    fprintf(stderr, "try node %u (w%u) vs program %u: %d (%u candidates)\n", v, ex_get(x, v)->width,
-                            tab[i], rc, ncand);
-                    if (atoi(getenv("ECOPT_RANGE_DEBUG")) > 1) {
+                if (range_debug(1)) {
+                    fprintf(stderr, "try node %u (w%u) vs program %u: %d (%u candidates)\n", v, ex_get(x, v)->width, y,
+                            rc, ncand);
+                    if (range_debug(2)) {
                         static char pb[4000];
                         lf_print(l, s, pb, sizeof pb);
                         fprintf(stderr, "  code %s\n", pb);
@@ -276,7 +295,7 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
                         fprintf(stderr, "  prog %s\n", pb);
                         ex_print(x, v, pb, sizeof pb);
                         fprintf(stderr, "  code ex %s\n", pb);
-                        ex_print(x, tab[i], pb, sizeof pb);
+                        ex_print(x, y, pb, sizeof pb);
                         fprintf(stderr, "  prog ex %s\n", pb);
                     }
                 }
@@ -291,10 +310,13 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
                     }
                     nal++;
                     if (explain_on())
-                        fprintf(stderr, "range rule: node %u = program node %u\n", v, tab[i]);
+                        fprintf(stderr, "range rule: node %u = program node %u\n", v, y);
                     s = t;
+                    break;
                 }
             }
+            if (nal < 0)
+                break;
         }
         if (!lf_sum_is_const(l, s) && !users[v]) {
             cand[ncand] = s;
@@ -307,6 +329,7 @@ out:
     free(varies);
     free(users);
     free(tab);
+    free(nxt);
     free(cand);
     free(candid);
     return nal;

@@ -42,7 +42,7 @@ struct lf_ctx {
     lf_id *memo; /* ex id -> sum id (0 = not yet / none) */
     bool *done;
     lf_id *alias; /* ex id -> the form lf_alias gave it (0 = none); capmemo entries like memo */
-    uint64_t range_work; /* rows x columns of every system the range rule has built (lf_range_work) */
+    uint64_t range_work; /* the elimination steps of every system the range rule has built (lf_range_work) */
     uint32_t capmemo;
     bool oom;
 };
@@ -1182,7 +1182,7 @@ static int range_of(lf_ctx *l, lf_id d, const lf_id *w, uint32_t n, mpq_t lo, mp
     }
     /* the system M c = d over the atoms: nr rows, nc unknowns, column nc the right-hand side */
     uint32_t ncol = nc + 1;
-    l->range_work += (uint64_t)nr * ncol;
+    l->range_work += (uint64_t)nr * ncol * (nc < nr ? nc + 1 : nr); /* the elimination's steps */
     mpq_t *M = malloc((size_t)nr * ncol * sizeof *M);
     uint32_t *pivrow = malloc((nc ? nc : 1) * sizeof *pivrow); /* unknown -> its pivot row, UINT32_MAX: free */
     if (!M || !pivrow) {

@@ -63,8 +63,8 @@ int lf_range_equal(lf_ctx *l, lf_id a, lf_id b, const lf_id *w, uint32_t n);
  * every input within the bounds, e.g. by lf_range_equal); every translation of a node above e is forgotten and
  * redone on demand, so dependants use s. 0, or -1 out of memory. */
 int lf_alias(lf_ctx *l, ex_id e, lf_id s);
-/* lf_range_work — the size (rows x columns, summed) of every linear system lf_range_equal has built: a measure of
- * its cost, for callers that budget it */
+/* lf_range_work — rows x columns x min(rows, columns), summed over every linear system lf_range_equal has built (the
+ * steps of its eliminations): a measure of its cost, for callers that budget it */
 uint64_t lf_range_work(const lf_ctx *l);
 /* lf_sum_is_const — s has no atoms (a constant) */
 bool lf_sum_is_const(const lf_ctx *l, lf_id s);
