@@ -171,6 +171,170 @@ static void fill_inputs(run *R, unsigned it, uint64_t *st)
     }
 }
 
+/* range_aliases — the range rule (lf_range_equal) applied node by node: every node the code made (ids above
+ * boundary, in increasing order, so operands first) whose value agrees on a few sampled inputs with a node of the
+ * program but whose exact form differs is tried against that node, with the values whose results nothing uses
+ * (words dropped by the code or the program, such as the low words of Montgomery rounds) as the candidates of known
+ * range; when it is proved equal, it takes the program node's form (lf_alias), so the code's later nodes are built on
+ * the program's. Sampling only chooses the pairs to try; the proof is lf_range_equal's. The pairs are tried until
+ * the systems built reach RANGE_BUDGET (lf_range_work), so that a large function does not spend long here before the
+ * solver. Returns the number of nodes aliased, or -1 when memory runs out. */
+static bool range_debug(int level)
+{
+    const char *e = getenv("ECOPT_RANGE_DEBUG");
+    return e && atoi(e) >= level;
+}
+
+/* debug_search — (ECOPT_RANGE_DEBUG=4, a debugging aid) looks for an input, limbs near their upper bounds, on which
+ * nodes a and b differ, and says whether it found one */
+static void debug_search(run *R, ex_ctx *x, ir_u128 *ev, ex_id a, ex_id b)
+{
+    uint64_t sq = 12345;
+    unsigned ndiff = 0;
+    for (unsigned it = 0; it < 200000 && ndiff == 0; it++) {
+        for (uint32_t j = 0; j < R->f->narr; j++)
+            for (uint32_t q = 0; !R->f->arr[j].is_output && q < R->f->arr[j].len; q++) {
+                uint64_t z = splitmix(&sq), hi = (uint64_t)R->f->arr[j].hi[q];
+                R->in[j][q] = z % 3 == 0 ? hi - (z >> 60) : z % 3 == 1 ? hi - (z >> (8 + (z >> 2) % 56)) : z;
+            }
+        ex_eval_all(x, (const uint64_t *const *)R->in, ev);
+        ndiff += ev[a] != ev[b];
+    }
+    fprintf(stderr, "search node %u vs %u: %s\n", a, b, ndiff ? "DIFFER" : "no difference found");
+}
+
+enum { RANGE_BUDGET = 6000000 }; /* lf_range_work units (a fraction of a second): then no more pairs are tried */
+static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
+{
+    enum { NS = 24 };
+    uint32_t cnt = ex_count(x);
+    ir_u128 *ev = malloc(((size_t)cnt + 1) * sizeof *ev);
+    uint64_t *sig = calloc((size_t)cnt + 1, sizeof *sig);
+    bool *varies = calloc((size_t)cnt + 1, sizeof *varies);
+    uint32_t *users = calloc((size_t)cnt + 1, sizeof *users);
+    uint32_t cap = 1;
+    while (cap < 2 * (boundary + 1))
+        cap *= 2;
+    ex_id *tab = calloc(cap, sizeof *tab); /* signature -> the last program node with it */
+    ex_id *nxt = calloc((size_t)boundary + 1, sizeof *nxt); /* program node -> the one before it with its signature */
+    lf_id *cand = malloc(((size_t)cnt + 1) * sizeof *cand);
+    ex_id *candid = malloc(((size_t)cnt + 1) * sizeof *candid);
+    int nal = -1;
+    if (!ev || !sig || !varies || !users || !tab || !nxt || !cand || !candid)
+        goto out;
+    uint64_t st = 0x3c6ef372fe94f82bull;
+    ir_u128 *first = malloc(((size_t)cnt + 1) * sizeof *first);
+    if (!first)
+        goto out;
+    for (unsigned s = 0; s < NS; s++) {
+        fill_inputs(R, s + 2, &st); /* random samples, not the all-hi/all-lo corners */
+        if (ex_eval_all(x, (const uint64_t *const *)R->in, ev) != 0) {
+            free(first);
+            goto out;
+        }
+        for (ex_id v = 1; v <= cnt; v++) {
+            if (s == 0)
+                first[v] = ev[v];
+            else if (ev[v] != first[v])
+                varies[v] = true;
+            sig[v] = (sig[v] ^ (uint64_t)ev[v] ^ (uint64_t)(ev[v] >> 64) * 0x9e3779b97f4a7c15ull) *
+                         0xbf58476d1ce4e5b9ull +
+                     s;
+        }
+    }
+    free(first);
+    for (ex_id v = 1; v <= cnt; v++) {
+        const ex_node *n = ex_get(x, v);
+        const ex_arg *a = ex_args(x, v);
+        for (uint32_t i = 0; i < n->nargs; i++)
+            users[a[i].id]++;
+    }
+    for (ex_id v = 1; v <= boundary; v++) {
+        if (!varies[v])
+            continue;
+        uint32_t i = (uint32_t)(sig[v] & (cap - 1));
+        while (tab[i] && sig[tab[i]] != sig[v])
+            i = (i + 1) & (cap - 1);
+        if (tab[i])
+            nxt[v] = tab[i];
+        tab[i] = v;
+    }
+    nal = 0;
+    uint32_t ncand = 0;
+    for (ex_id v = 1; v <= cnt; v++) {
+        lf_id s = lf_of(l, v);
+        if (!s && ex_get(x, v)->kind != EX_UNKNOWN && !ex_has_unknown(x, v)) {
+            nal = -1; /* out of memory (a form that cannot be expressed also gives 0: only unknowns, here) */
+            break;
+        }
+        if (!s)
+            continue;
+        if (v > boundary && varies[v] && lf_range_work(l) < RANGE_BUDGET) {
+            uint32_t i = (uint32_t)(sig[v] & (cap - 1));
+            while (tab[i] && sig[tab[i]] != sig[v])
+                i = (i + 1) & (cap - 1);
+            /* every program node of that signature (a rare carry can make two agree on the samples), at most 8 */
+            unsigned ntry = 0;
+            for (ex_id y = tab[i]; y && ntry < 8; y = nxt[y], ntry++) {
+                lf_id t = lf_of(l, y);
+                if (t == s)
+                    break;
+                if (!t)
+                    continue;
+                if (range_debug(4) && ex_get(x, v)->width <= 8)
+                    debug_search(R, x, ev, v, y);
+                int rc = lf_range_equal(l, s, t, cand, ncand);
+                if (range_debug(1)) {
+                    fprintf(stderr, "try node %u (w%u) vs program %u: %d (%u candidates)\n", v, ex_get(x, v)->width, y,
+                            rc, ncand);
+                    if (range_debug(2)) {
+                        static char pb[4000];
+                        lf_print(l, s, pb, sizeof pb);
+                        fprintf(stderr, "  code %s\n", pb);
+                        lf_print(l, t, pb, sizeof pb);
+                        fprintf(stderr, "  prog %s\n", pb);
+                        ex_print(x, v, pb, sizeof pb);
+                        fprintf(stderr, "  code ex %s\n", pb);
+                        ex_print(x, y, pb, sizeof pb);
+                        fprintf(stderr, "  prog ex %s\n", pb);
+                    }
+                }
+                if (rc < 0) {
+                    nal = -1;
+                    break;
+                }
+                if (rc == 1) {
+                    if (lf_alias(l, v, t) != 0) {
+                        nal = -1;
+                        break;
+                    }
+                    nal++;
+                    if (explain_on())
+                        fprintf(stderr, "range rule: node %u = program node %u\n", v, y);
+                    s = t;
+                    break;
+                }
+            }
+            if (nal < 0)
+                break;
+        }
+        if (!lf_sum_is_const(l, s) && !users[v]) {
+            cand[ncand] = s;
+            candid[ncand++] = v;
+        }
+    }
+out:
+    free(ev);
+    free(sig);
+    free(varies);
+    free(users);
+    free(tab);
+    free(nxt);
+    free(cand);
+    free(candid);
+    return nal;
+}
+
 /* sample_all — evaluate every non-identical output limb of both on nsamples inputs within the declared bounds
  * (edges often), all limbs per evaluation. 1 with r filled (OUTPUT_DIFFERS) when some limb differs, 0 none, -1 no
  * memory. */
@@ -181,7 +345,7 @@ static void fill_inputs(run *R, unsigned it, uint64_t *st)
  * mismatch there is a checker bug, and the limb is left to the solver. Returns the number of limbs proved, or -1
  * when memory runs out. */
 static int prove_linear(run *R, bool **same, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
-                        check_result *r)
+                        bool ranged, check_result *r)
 {
     const ir_func *f = R->f;
     uint32_t total = 0;
@@ -203,10 +367,22 @@ static int prove_linear(run *R, bool **same, const uint32_t *argmap, const check
     }
     char err[256];
     nproved = 0;
-    if (ir_sym_run(x, f, prog, err, sizeof err) != 0 ||
-        check_exec(x, f, argmap, insns, no_red_zone, code, scratch) != 0)
+    if (ir_sym_run(x, f, prog, err, sizeof err) != 0)
+        goto out;
+    ex_id boundary = ex_count(x);
+    if (check_exec(x, f, argmap, insns, no_red_zone, code, scratch) != 0)
         goto out; /* the main run passed these: only memory can fail here; leave the limbs to the solver */
     uint64_t st = 0x1f0e5a3cull;
+    if (ranged) {
+        int na = range_aliases(R, x, l, boundary);
+        if (na < 0) {
+            nproved = -1;
+            goto out;
+        }
+        r->nranged += (unsigned)na;
+        if (na == 0)
+            goto out;
+    }
     for (uint32_t j = 0; j < f->narr; j++) {
         if (!f->arr[j].is_output)
             continue;
@@ -220,7 +396,7 @@ static int prove_linear(run *R, bool **same, const uint32_t *argmap, const check
             if (a && b && a != b && explain_on()) {
                 static char dbuf[200000];
                 lf_diff(l, a, b, dbuf, sizeof dbuf);
-                fprintf(stderr, "LF limb %u: %s\n", i, dbuf);
+                fprintf(stderr, "LF limb %u%s: %s\n", i, ranged ? " (after the range rule)" : "", dbuf);
             }
             if (!a || a != b)
                 continue;
@@ -429,7 +605,7 @@ check_verdict check_function(const ir_func *f0, const check_code *code, const ch
         }
     }
     if (v == CHECK_PROVED && pending > 0) {
-        int lr = prove_linear(&R, same, argmap, &insns, o->no_red_zone, r);
+        int lr = prove_linear(&R, same, argmap, &insns, o->no_red_zone, false, r);
         if (lr < 0) {
             v = bad(r, "out of memory");
             goto timed;
@@ -443,6 +619,16 @@ check_verdict check_function(const ir_func *f0, const check_code *code, const ch
     if (s != 0) {
         v = s > 0 ? CHECK_REJECTED : bad(r, "out of memory");
         goto timed;
+    }
+    { /* the linear forms again, with the range rule's aliases (after sampling: it costs more) */
+        int lr = prove_linear(&R, same, argmap, &insns, o->no_red_zone, true, r);
+        if (lr < 0) {
+            v = bad(r, "out of memory");
+            goto timed;
+        }
+        pending -= (unsigned)lr;
+        if (pending == 0)
+            goto timed;
     }
     for (uint32_t j = 0; j < f->narr && v == CHECK_PROVED; j++) {
         if (!f->arr[j].is_output)

@@ -79,6 +79,7 @@ typedef struct {
     unsigned nlimbs;           /* output limbs compared */
     unsigned nlimbs_identical; /* ... proved by identical normal forms */
     unsigned nlimbs_linear;    /* ... proved by identical linear forms with floors (lf.h) */
+    unsigned nranged;          /* nodes of the code given the program's form by the range rule (lf_range_equal) */
     unsigned nlimbs_smt;       /* ... proved by the solver */
     double seconds_exec;       /* decode + symbolic execution of both */
     double seconds_smt;        /* solver (and sampling) */

@@ -41,6 +41,8 @@ struct lf_ctx {
     uint32_t capht_at, capht_su;
     lf_id *memo; /* ex id -> sum id (0 = not yet / none) */
     bool *done;
+    lf_id *alias; /* ex id -> the form lf_alias gave it (0 = none); capmemo entries like memo */
+    uint64_t range_work; /* the elimination steps of every system the range rule has built (lf_range_work) */
     uint32_t capmemo;
     bool oom;
 };
@@ -268,7 +270,7 @@ static lf_id b_finish(lf_ctx *l, bld *b)
     }
     /* merge into the tail of the pool (tentatively) */
     uint32_t need = l->nt + b->n;
-    if (need > l->capt) {
+    if (need > l->capt || !l->tatom) { /* (a first sum without terms still needs the pool: tatom + 0) */
         uint32_t nc = l->capt ? l->capt : 4096;
         while (nc < need)
             nc *= 2;
@@ -733,6 +735,7 @@ void lf_free(lf_ctx *l)
     free(l->htsu);
     free(l->memo);
     free(l->done);
+    free(l->alias);
     free(l);
 }
 
@@ -937,17 +940,20 @@ lf_id lf_of(lf_ctx *l, ex_id e)
         return 0;
     if (cnt + 1 > l->capmemo) {
         lf_id *nm = realloc(l->memo, (cnt + 1) * sizeof *nm);
+        if (nm)
+            l->memo = nm;
         bool *nd = nm ? realloc(l->done, (cnt + 1) * sizeof *nd) : NULL;
-        if (!nm || !nd) {
-            if (nm)
-                l->memo = nm;
+        if (nd)
+            l->done = nd;
+        lf_id *na = nd ? realloc(l->alias, (cnt + 1) * sizeof *na) : NULL;
+        if (!na) {
             l->oom = true;
             return 0;
         }
+        l->alias = na;
         memset(nm + l->capmemo, 0, (cnt + 1 - l->capmemo) * sizeof *nm);
         memset(nd + l->capmemo, 0, (cnt + 1 - l->capmemo) * sizeof *nd);
-        l->memo = nm;
-        l->done = nd;
+        memset(na + l->capmemo, 0, (cnt + 1 - l->capmemo) * sizeof *na);
         l->capmemo = cnt + 1;
     }
     if (l->done[e])
@@ -976,12 +982,454 @@ lf_id lf_of(lf_ctx *l, ex_id e)
     }
     for (ex_id v = 1; v <= e && !l->oom; v++)
         if (need[v] && !l->done[v]) {
-            l->memo[v] = tr_node(l, v);
+            l->memo[v] = l->alias[v] ? l->alias[v] : tr_node(l, v);
             l->done[v] = true;
         }
     free(need);
     free(st);
     return l->oom ? 0 : l->memo[e];
+}
+
+int lf_alias(lf_ctx *l, ex_id e, lf_id s)
+{
+    if (!e || !s || s > l->nsu || l->oom)
+        return -1;
+    if (!lf_of(l, e)) /* grows the tables to e */
+        return -1;
+    l->alias[e] = s;
+    l->memo[e] = s;
+    for (uint32_t v = e + 1; v < l->capmemo; v++) /* dependants have larger ids: translate them again */
+        l->done[v] = false;
+    return 0;
+}
+
+uint64_t lf_range_work(const lf_ctx *l)
+{
+    return l->range_work;
+}
+
+bool lf_sum_is_const(const lf_ctx *l, lf_id s)
+{
+    return s && s <= l->nsu && l->su[s].n == 0;
+}
+
+static void debug_sample(const lf_ctx *l, lf_id s);
+
+/* ---- the range rule ---------------------------------------------------------------------------------------------- */
+/* coef_of — the coefficient of atom t in sum s (NULL when absent): a binary search, terms are sorted by atom */
+static const mpz_t *coef_of(const lf_ctx *l, lf_id s, uint32_t t)
+{
+    const lf_sum *S = &l->su[s];
+    uint32_t lo = 0, hi = S->n;
+    while (lo < hi) {
+        uint32_t m = (lo + hi) / 2, a = l->tatom[S->first + m];
+        if (a == t)
+            return &l->tcoef[S->first + m];
+        if (a < t)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return NULL;
+}
+
+static bool range_debug(int level)
+{
+    const char *e = getenv("ECOPT_RANGE_DEBUG");
+    return e && atoi(e) >= level;
+}
+
+static double dabs(double x)
+{
+    return x < 0 ? -x : x;
+}
+
+/* narrow_l1 — moves the solution of the reduced row echelon system M (rank pivot rows; pivrow: unknown -> pivot row or
+ * UINT32_MAX when free; column nc the right-hand side) to one of smaller width sum_j |c_j| (hi_j - lo_j): the simplex
+ * method for that L1 objective, each step bringing in the free unknown and leaving the basic one that lower it most
+ * (a breakpoint of the convex piecewise-linear cost along that unknown's direction). The choice is made in floating
+ * point; every pivot is exact, so the system stays equivalent to the original one whatever the choices (only the
+ * bound that the caller derives from the final solution depends on them). 0, or -1 out of memory. */
+static int narrow_l1(const lf_ctx *l, mpq_t *M, uint32_t ncol, uint32_t nc, uint32_t rank, uint32_t *pivrow,
+                     const lf_id *w, const uint32_t *col)
+{
+    double *wd = malloc(nc * sizeof *wd), *val = malloc(rank * sizeof *val), *a = malloc(rank * sizeof *a);
+    uint32_t *rowvar = malloc(rank * sizeof *rowvar);
+    if (!wd || !val || !a || !rowvar) {
+        free(wd);
+        free(val);
+        free(a);
+        free(rowvar);
+        return -1;
+    }
+    mpz_t z;
+    mpz_init(z);
+    for (uint32_t c = 0; c < nc; c++) {
+        mpz_sub(z, l->su[w[col[c]]].hi, l->su[w[col[c]]].lo);
+        wd[c] = mpz_get_d(z) + 1.0;
+        if (pivrow[c] != UINT32_MAX)
+            rowvar[pivrow[c]] = c;
+    }
+    mpz_clear(z);
+    mpq_t f, t;
+    mpq_init(f);
+    mpq_init(t);
+    for (int iter = 0; iter < 100; iter++) {
+        double g0 = 0;
+        for (uint32_t r = 0; r < rank; r++) {
+            val[r] = mpq_get_d(M[r * ncol + nc]);
+            g0 += wd[rowvar[r]] * dabs(val[r]);
+        }
+        double best = g0 * (1 - 1e-9);
+        uint32_t bf = UINT32_MAX, br = 0;
+        for (uint32_t fc = 0; fc < nc; fc++) {
+            if (pivrow[fc] != UINT32_MAX)
+                continue;
+            for (uint32_t r = 0; r < rank; r++)
+                a[r] = mpq_sgn(M[r * ncol + fc]) ? mpq_get_d(M[r * ncol + fc]) : 0.0;
+            for (uint32_t r0 = 0; r0 < rank; r0++) {
+                if (a[r0] == 0.0)
+                    continue;
+                double tt = val[r0] / a[r0], g = wd[fc] * dabs(tt);
+                for (uint32_t r = 0; r < rank && g < best; r++)
+                    if (r != r0)
+                        g += wd[rowvar[r]] * dabs(val[r] - tt * a[r]);
+                if (g < best) {
+                    best = g;
+                    bf = fc;
+                    br = r0;
+                }
+            }
+        }
+        if (bf == UINT32_MAX)
+            break;
+        /* pivot: unknown bf enters at row br, rowvar[br] leaves */
+        mpq_inv(f, M[br * ncol + bf]);
+        for (uint32_t q = 0; q < ncol; q++)
+            mpq_mul(M[br * ncol + q], M[br * ncol + q], f);
+        for (uint32_t r = 0; r < rank; r++) {
+            if (r == br || mpq_sgn(M[r * ncol + bf]) == 0)
+                continue;
+            mpq_set(f, M[r * ncol + bf]);
+            for (uint32_t q = 0; q < ncol; q++) {
+                if (mpq_sgn(M[br * ncol + q]) == 0)
+                    continue;
+                mpq_mul(t, f, M[br * ncol + q]);
+                mpq_sub(M[r * ncol + q], M[r * ncol + q], t);
+            }
+        }
+        pivrow[rowvar[br]] = UINT32_MAX;
+        pivrow[bf] = br;
+        rowvar[br] = bf;
+    }
+    mpq_clear(f);
+    mpq_clear(t);
+    free(wd);
+    free(val);
+    free(a);
+    free(rowvar);
+    return 0;
+}
+
+/* range_of — bounds [lo, hi] of the value of sum d from a combination of the candidates: rationals c_j with
+ * d = e + sum_j c_j w_j as linear forms over the atoms (e a constant), found by exact Gaussian elimination (free
+ * unknowns 0) over the candidates connected to d by shared atoms; then d lies in e + sum_j c_j [lo_j, hi_j] for every
+ * input, because each w_j equals its value and lies within its bounds. 1 with lo, hi set; 0 no combination; -1 out of
+ * memory. */
+static int range_of(lf_ctx *l, lf_id d, const lf_id *w, uint32_t n, mpq_t lo, mpq_t hi)
+{
+    enum { MAXC = 256, MAXR = 2048 }; /* larger systems are left alone (their cost grows as rows x columns) */
+    int32_t *row = calloc(l->nat + 1, sizeof *row); /* atom -> row + 1 (0: not in the system) */
+    uint32_t *ratom = malloc(MAXR * sizeof *ratom), *col = malloc(MAXC * sizeof *col);
+    bool *taken = calloc(n ? n : 1, sizeof *taken);
+    int res = 0;
+    if (!row || !ratom || !col || !taken) {
+        res = -1;
+        goto out0;
+    }
+    uint32_t nr = 0, nc = 0;
+    const lf_sum *D = &l->su[d];
+    for (uint32_t i = 0; i < D->n && nr < MAXR; i++) {
+        row[l->tatom[D->first + i]] = (int32_t)++nr;
+        ratom[nr - 1] = l->tatom[D->first + i];
+    }
+    if (nr == MAXR)
+        goto out0;
+    for (bool grew = true; grew;) { /* the closure: candidates sharing an atom with d or with one already taken */
+        grew = false;
+        for (uint32_t j = 0; j < n; j++) {
+            if (taken[j] || !w[j] || w[j] > l->nsu)
+                continue;
+            const lf_sum *W = &l->su[w[j]];
+            bool shares = false;
+            for (uint32_t i = 0; i < W->n && !shares; i++)
+                shares = row[l->tatom[W->first + i]] != 0;
+            if (!shares)
+                continue;
+            if (nc == MAXC)
+                goto out0;
+            taken[j] = true;
+            col[nc++] = j;
+            grew = true;
+            for (uint32_t i = 0; i < W->n; i++)
+                if (!row[l->tatom[W->first + i]]) {
+                    if (nr == MAXR)
+                        goto out0;
+                    row[l->tatom[W->first + i]] = (int32_t)++nr;
+                    ratom[nr - 1] = l->tatom[W->first + i];
+                }
+        }
+    }
+    /* the system M c = d over the atoms: nr rows, nc unknowns, column nc the right-hand side */
+    uint32_t ncol = nc + 1;
+    l->range_work += (uint64_t)nr * ncol * (nc < nr ? nc + 1 : nr); /* the elimination's steps */
+    mpq_t *M = malloc((size_t)nr * ncol * sizeof *M);
+    uint32_t *pivrow = malloc((nc ? nc : 1) * sizeof *pivrow); /* unknown -> its pivot row, UINT32_MAX: free */
+    if (!M || !pivrow) {
+        free(M);
+        free(pivrow);
+        res = -1;
+        goto out0;
+    }
+    for (uint32_t r = 0; r < nr; r++) {
+        for (uint32_t c = 0; c < nc; c++) {
+            mpq_init(M[r * ncol + c]);
+            const mpz_t *v = coef_of(l, w[col[c]], ratom[r]);
+            if (v)
+                mpq_set_z(M[r * ncol + c], *v);
+        }
+        mpq_init(M[r * ncol + nc]);
+        const mpz_t *v = coef_of(l, d, ratom[r]);
+        if (v)
+            mpq_set_z(M[r * ncol + nc], *v);
+    }
+    mpq_t t, f;
+    mpq_init(t);
+    mpq_init(f);
+    uint32_t rank = 0;
+    for (uint32_t c = 0; c < nc; c++) { /* reduced row echelon form */
+        pivrow[c] = UINT32_MAX;
+        uint32_t p = rank;
+        while (p < nr && mpq_sgn(M[p * ncol + c]) == 0)
+            p++;
+        if (p == nr)
+            continue;
+        if (p != rank)
+            for (uint32_t q = 0; q < ncol; q++)
+                mpq_swap(M[p * ncol + q], M[rank * ncol + q]);
+        mpq_inv(f, M[rank * ncol + c]);
+        for (uint32_t q = c; q < ncol; q++)
+            mpq_mul(M[rank * ncol + q], M[rank * ncol + q], f);
+        for (uint32_t r = 0; r < nr; r++) {
+            if (r == rank || mpq_sgn(M[r * ncol + c]) == 0)
+                continue;
+            mpq_set(f, M[r * ncol + c]);
+            for (uint32_t q = c; q < ncol; q++) {
+                mpq_mul(t, f, M[rank * ncol + q]);
+                mpq_sub(M[r * ncol + q], M[r * ncol + q], t);
+            }
+        }
+        pivrow[c] = rank++;
+    }
+    bool consistent = true;
+    for (uint32_t r = rank; r < nr && consistent; r++)
+        consistent = mpq_sgn(M[r * ncol + nc]) == 0;
+    if (range_debug(1))
+        fprintf(stderr, "range: d %u terms, %u rows %u cols rank %u consistent %d\n", D->n, nr, nc, rank, consistent);
+    if (consistent && rank < nc && narrow_l1(l, M, ncol, nc, rank, pivrow, w, col) != 0) {
+        res = -1;
+        consistent = false;
+    }
+    if (consistent) {
+        /* d = (k_d - sum c_j k_j) + sum c_j w_j, each w_j in [lo_j, hi_j] */
+        mpq_set_z(lo, D->k);
+        for (uint32_t c = 0; c < nc; c++) {
+            if (pivrow[c] == UINT32_MAX)
+                continue;
+            mpq_set_z(t, l->su[w[col[c]]].k);
+            mpq_mul(t, t, M[pivrow[c] * ncol + nc]);
+            mpq_sub(lo, lo, t);
+        }
+        mpq_set(hi, lo);
+        for (uint32_t c = 0; c < nc; c++) {
+            if (pivrow[c] == UINT32_MAX)
+                continue;
+            const mpq_t *cj = &M[pivrow[c] * ncol + nc];
+            const lf_sum *W = &l->su[w[col[c]]];
+            mpq_set_z(t, mpq_sgn(*cj) > 0 ? W->lo : W->hi);
+            mpq_mul(t, t, *cj);
+            mpq_add(lo, lo, t);
+            mpq_set_z(t, mpq_sgn(*cj) > 0 ? W->hi : W->lo);
+            mpq_mul(t, t, *cj);
+            mpq_add(hi, hi, t);
+        }
+        /* and within d's own bounds */
+        mpq_set_z(t, D->lo);
+        if (mpq_cmp(t, lo) > 0)
+            mpq_set(lo, t);
+        mpq_set_z(t, D->hi);
+        if (mpq_cmp(t, hi) < 0)
+            mpq_set(hi, t);
+        res = 1;
+        if (range_debug(2))
+            for (uint32_t c = 0; c < nc; c++) {
+                if (pivrow[c] == UINT32_MAX || mpq_sgn(M[pivrow[c] * ncol + nc]) == 0)
+                    continue;
+                const mpq_t *cj = &M[pivrow[c] * ncol + nc];
+                const lf_sum *W = &l->su[w[col[c]]];
+                static char pb[600];
+                lf_print(l, w[col[c]], pb, sizeof pb);
+                fprintf(stderr, "   c %s%zu/%zu bits, w [%zu..%zu bits] %s\n", mpq_sgn(*cj) < 0 ? "-" : "",
+                        mpz_sizeinbase(mpq_numref(*cj), 2), mpz_sizeinbase(mpq_denref(*cj), 2),
+                        mpz_sizeinbase(W->lo, 2), mpz_sizeinbase(W->hi, 2), pb);
+            }
+        if (range_debug(1)) {
+            mpz_t zl, zh;
+            mpz_init(zl);
+            mpz_init(zh);
+            mpz_fdiv_q(zl, mpq_numref(lo), mpq_denref(lo));
+            mpz_fdiv_q(zh, mpq_numref(hi), mpq_denref(hi));
+            fprintf(stderr, "range: interval [%s%zu bits, %s%zu bits]\n", mpz_sgn(zl) < 0 ? "-" : "",
+                    mpz_sizeinbase(zl, 2), mpz_sgn(zh) < 0 ? "-" : "", mpz_sizeinbase(zh, 2));
+            mpz_clear(zl);
+            mpz_clear(zh);
+        }
+    }
+    mpq_clear(t);
+    mpq_clear(f);
+    free(pivrow);
+    for (size_t i = 0; i < (size_t)nr * ncol; i++)
+        mpq_clear(M[i]);
+    free(M);
+out0:
+    free(row);
+    free(ratom);
+    free(col);
+    free(taken);
+    return res;
+}
+
+/* in_unit — -1 < lo and hi < 1 */
+static bool in_unit(const mpq_t lo, const mpq_t hi)
+{
+    mpq_t x;
+    mpq_init(x);
+    mpq_set_si(x, -1, 1);
+    bool in = mpq_cmp(lo, x) > 0;
+    mpq_set_si(x, 1, 1);
+    in = in && mpq_cmp(hi, x) < 0;
+    mpq_clear(x);
+    return in;
+}
+
+int lf_range_equal(lf_ctx *l, lf_id a, lf_id b, const lf_id *w, uint32_t n)
+{
+    if (!a || !b || l->oom)
+        return 0;
+    if (a == b)
+        return 1;
+    bld bd;
+    b_init(&bd);
+    b_sum1(l, &bd, a, 1);
+    b_sum1(l, &bd, b, -1);
+    lf_id d = b_finish(l, &bd); /* D = a - b */
+    if (!d)
+        return -1;
+    if (range_debug(3)) {
+        static char pb[20000];
+        lf_print(l, d, pb, sizeof pb);
+        fprintf(stderr, "  D = %s\n", pb);
+    }
+    mpq_t lo, hi;
+    mpq_init(lo);
+    mpq_init(hi);
+    int res = 0;
+    for (int pass = 0; pass < 2 && res == 0; pass++) {
+        if (pass == 1) {
+            /* each floor (or sign) atom of D whose operand the candidates bound inside one step is that constant:
+             * floor(X / 2^k) = q when X lies in [q 2^k, (q + 1) 2^k); -[X < 0] = 0 when X >= 0, -1 when X < 0 */
+            bld nb;
+            b_init(&nb);
+            b_sum1(l, &nb, d, 1);
+            const lf_sum *D = &l->su[d];
+            bool changed = false;
+            mpz_t zl, zh;
+            mpz_init(zl);
+            mpz_init(zh);
+            for (uint32_t i = 0; i < l->su[d].n && res >= 0; i++) {
+                uint32_t at = l->tatom[D->first + i];
+                const lf_atom *t = &l->at[at];
+                if (t->kind != LA_FLOOR && t->kind != LA_SIGN)
+                    continue;
+                if (range_debug(1)) {
+                    const lf_sum *X = &l->su[t->a[0]];
+                    fprintf(stderr, "range: floor atom @%u kind %u k %u: operand bounds %d%zu .. %d%zu bits\n", at,
+                            t->kind, (unsigned)t->k, mpz_sgn(X->lo), mpz_sizeinbase(X->lo, 2), mpz_sgn(X->hi),
+                            mpz_sizeinbase(X->hi, 2));
+                }
+                if (range_debug(2))
+                    debug_sample(l, t->a[0]);
+                int rr = range_of(l, t->a[0], w, n, lo, hi);
+                D = &l->su[d]; /* (range_of may grow nothing, but stay safe) */
+                if (rr < 0) {
+                    res = -1;
+                    break;
+                }
+                if (rr == 0)
+                    continue;
+                /* X is an integer in [ceil(lo), floor(hi)], and within its own bounds */
+                mpz_cdiv_q(zl, mpq_numref(lo), mpq_denref(lo));
+                mpz_fdiv_q(zh, mpq_numref(hi), mpq_denref(hi));
+                if (mpz_cmp(zl, l->su[t->a[0]].lo) < 0)
+                    mpz_set(zl, l->su[t->a[0]].lo);
+                if (mpz_cmp(zh, l->su[t->a[0]].hi) > 0)
+                    mpz_set(zh, l->su[t->a[0]].hi);
+                if (t->kind == LA_FLOOR) {
+                    mpz_fdiv_q_2exp(zl, zl, (mp_bitcnt_t)t->k);
+                    mpz_fdiv_q_2exp(zh, zh, (mp_bitcnt_t)t->k);
+                } else {
+                    mpz_set_si(zl, mpz_sgn(zl) < 0 ? -1 : 0);
+                    mpz_set_si(zh, mpz_sgn(zh) < 0 ? -1 : 0);
+                }
+                if (mpz_cmp(zl, zh) != 0)
+                    continue;
+                /* D - c (atom - q) */
+                mpz_t mc;
+                mpz_init(mc);
+                mpz_neg(mc, l->tcoef[D->first + i]);
+                b_term(&nb, at, mc);
+                mpz_neg(mc, mc);
+                mpz_addmul(nb.k, mc, zl);
+                mpz_clear(mc);
+                changed = true;
+                if (range_debug(1))
+                    fprintf(stderr, "range: atom @%u decided\n", at);
+            }
+            mpz_clear(zl);
+            mpz_clear(zh);
+            if (res < 0 || !changed) {
+                b_clear(&nb);
+                break;
+            }
+            d = b_finish(l, &nb);
+            if (!d) {
+                res = -1;
+                break;
+            }
+            if (l->su[d].n == 0) {
+                res = mpz_sgn(l->su[d].k) == 0 ? 1 : 0;
+                break;
+            }
+        }
+        int rr = range_of(l, d, w, n, lo, hi);
+        if (rr < 0)
+            res = -1;
+        else if (rr == 1 && in_unit(lo, hi))
+            res = 1;
+    }
+    mpq_clear(lo);
+    mpq_clear(hi);
+    return res;
 }
 
 /* ---- evaluation (self-test) -------------------------------------------------------------------------------------- */
@@ -993,20 +1441,14 @@ static void eval_sum(const lf_ctx *l, lf_id s, mpz_t *av, mpz_t out)
         mpz_addmul(out, l->tcoef[S->first + i], av[l->tatom[S->first + i]]);
 }
 
-int lf_check_eval(lf_ctx *l, const ex_id *e, uint32_t n, const uint64_t *const *in, const ir_u128 *ev, ex_id *bad)
+/* eval_atoms — every atom's value for the inputs in[arr][limb] into av[1..nat] (atoms in id order: an atom's
+ * operand sums refer only to older atoms) */
+static void eval_atoms(const lf_ctx *l, const uint64_t *const *in, mpz_t *av)
 {
-    for (uint32_t q = 0; q < n; q++) /* translate first: evaluation covers the atoms that exist */
-        (void)lf_of(l, e[q]);
-    /* atoms in id order: an atom's operand sums refer only to older atoms */
-    mpz_t *av = malloc((l->nat + 1) * sizeof *av);
-    if (!av)
-        return -1;
     mpz_t s1, s2, s3;
     mpz_init(s1);
     mpz_init(s2);
     mpz_init(s3);
-    for (uint32_t i = 0; i <= l->nat; i++)
-        mpz_init(av[i]);
     for (uint32_t i = 1; i <= l->nat; i++) {
         const lf_atom *t = &l->at[i];
         switch (t->kind) {
@@ -1052,6 +1494,64 @@ int lf_check_eval(lf_ctx *l, const ex_id *e, uint32_t n, const uint64_t *const *
         default: break;
         }
     }
+    mpz_clear(s1);
+    mpz_clear(s2);
+    mpz_clear(s3);
+}
+
+/* debug_sample — prints the bit length of sum s's value on a few random inputs (each input atom uniform within
+ * its bounds' bit length; a debugging aid, ECOPT_RANGE_DEBUG=2) */
+static void debug_sample(const lf_ctx *l, lf_id s)
+{
+    static uint64_t buf[16][64];
+    const uint64_t *in[16];
+    for (int i = 0; i < 16; i++)
+        in[i] = buf[i];
+    mpz_t *av = malloc((l->nat + 1) * sizeof *av), v;
+    if (!av)
+        return;
+    for (uint32_t i = 0; i <= l->nat; i++)
+        mpz_init(av[i]);
+    mpz_init(v);
+    uint64_t st = 88172645463325252ull;
+    fprintf(stderr, "range: samples:");
+    for (int it = 0; it < 8; it++) {
+        for (int i = 0; i < 16; i++)
+            for (int j = 0; j < 64; j++) {
+                st ^= st << 13;
+                st ^= st >> 7;
+                st ^= st << 17;
+                buf[i][j] = st;
+            }
+        for (uint32_t i = 1; i <= l->nat; i++)
+            if (l->at[i].kind == LA_INPUT && mpz_sizeinbase(l->at[i].hi, 2) < 64)
+                buf[l->at[i].k >> 32][(uint32_t)l->at[i].k] &= ((uint64_t)1 << mpz_sizeinbase(l->at[i].hi, 2)) - 1;
+        eval_atoms(l, in, av);
+        eval_sum(l, s, av, v);
+        fprintf(stderr, " %s%zu", mpz_sgn(v) < 0 ? "-" : "", mpz_sizeinbase(v, 2));
+    }
+    fprintf(stderr, "\n");
+    for (uint32_t i = 0; i <= l->nat; i++)
+        mpz_clear(av[i]);
+    free(av);
+    mpz_clear(v);
+}
+
+int lf_check_eval(lf_ctx *l, const ex_id *e, uint32_t n, const uint64_t *const *in, const ir_u128 *ev, ex_id *bad)
+{
+    for (uint32_t q = 0; q < n; q++) /* translate first: evaluation covers the atoms that exist */
+        (void)lf_of(l, e[q]);
+    /* atoms in id order: an atom's operand sums refer only to older atoms */
+    mpz_t *av = malloc((l->nat + 1) * sizeof *av);
+    if (!av)
+        return -1;
+    mpz_t s1, s2, s3;
+    mpz_init(s1);
+    mpz_init(s2);
+    mpz_init(s3);
+    for (uint32_t i = 0; i <= l->nat; i++)
+        mpz_init(av[i]);
+    eval_atoms(l, in, av);
     int rc = 0;
     for (uint32_t i = 1; i <= l->nat && rc == 0; i++) /* every atom within its bounds */
         if (mpz_cmp(av[i], l->at[i].lo) < 0 || mpz_cmp(av[i], l->at[i].hi) > 0) {

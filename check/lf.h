@@ -23,6 +23,7 @@
 #ifndef ECOPT_CHECK_LF_H
 #define ECOPT_CHECK_LF_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "check/expr.h"
@@ -44,5 +45,28 @@ int lf_check_eval(lf_ctx *l, const ex_id *e, uint32_t n, const uint64_t *const *
  * one per line (a debugging aid for `ecopt check`'s explanations). */
 void lf_print(const lf_ctx *l, lf_id s, char *buf, size_t len);
 void lf_diff(const lf_ctx *l, lf_id a, lf_id b, char *buf, size_t len);
+
+/* lf_range_equal — the range rule: two values whose canonical forms a and b differ are still equal when their
+ * difference is a combination of values of known range that must lie in (-1, 1). It looks for rationals c_j with
+ *     a - b  =  e + sum_j c_j w_j        (identical linear forms over the atoms; e the constant that is left)
+ * among the sums w[0..n) (candidates: exact forms of values whose bounds [lo_j, hi_j] are known, such as words whose
+ * results are dropped), by exact Gaussian elimination over the atoms (GMP rationals; free unknowns 0), and proves
+ * a = b when e + sum_j c_j [lo_j, hi_j] lies inside (-1, 1): a - b is an integer, so it is 0. Sound whatever the
+ * candidates are, because every lf sum equals its value exactly and lies within its bounds (lf.h's contract).
+ * When that fails, each floor (or sign) atom of D whose operand such a combination bounds within one step of the floor
+ * is replaced by its constant value, and the combination is sought again. The solution of the linear system is moved
+ * (exact simplex pivots, chosen in floating point) to one of small width sum_j |c_j| (hi_j - lo_j) first.
+ * 1 proved, 0 not (no combination, or the bound is too wide), -1 out of memory. ECOPT_RANGE_DEBUG=1..3 in the
+ * environment prints each system's size, the solution and the bounds (a debugging aid). */
+int lf_range_equal(lf_ctx *l, lf_id a, lf_id b, const lf_id *w, uint32_t n);
+/* lf_alias — from now on the expression e has the form s (the caller has proved that e's value equals s's for
+ * every input within the bounds, e.g. by lf_range_equal); every translation of a node above e is forgotten and
+ * redone on demand, so dependants use s. 0, or -1 out of memory. */
+int lf_alias(lf_ctx *l, ex_id e, lf_id s);
+/* lf_range_work — rows x columns x min(rows, columns), summed over every linear system lf_range_equal has built (the
+ * steps of its eliminations): a measure of its cost, for callers that budget it */
+uint64_t lf_range_work(const lf_ctx *l);
+/* lf_sum_is_const — s has no atoms (a constant) */
+bool lf_sum_is_const(const lf_ctx *l, lf_id s);
 
 #endif

@@ -505,6 +505,79 @@ static void test_linear_forms(void)
     printf("linear forms: %u regroupings meet\n", lf_same);
 }
 
+/* ---- 2c. the range rule (lf_range_equal): equal only by a range argument ----------------------------------------- */
+/* The high word of the product p = a * b plus a constant, with the carry from its low word:
+ *     X = carry of (hi + k1 + carry of (lo + k0)) = floor((p + k0 + 2^64 k1) / 2^128).
+ * With k0 = 2^64 - 2, k1 = 1: p + 2^65 - 2 <= (2^64 - 1)^2 + 2^65 - 2 = 2^128 - 1, so X = 0 always; the exact form
+ * cannot see it (the atoms' intervals, lo <= 2^64 - 1 and hi <= 2^64 - 2, allow 2^128 + 2^64 - 3), but the product
+ * node p (exact form lo + 2^64 hi, bounds [0, (2^64 - 1)^2]) bounds the floor's operand. With k0 = 2^64 - 1, k1 = 2
+ * X is 1 for a = b = 2^64 - 1: the rule must not prove X = 0 (the bound fails). */
+static void test_range_rule(void)
+{
+    ex_ctx *x = ex_ctx_new();
+    ex_ctx_set_raw(x, true);
+    lf_ctx *l = lf_new(x);
+    const u128 max64 = ~(uint64_t)0;
+    ex_id a = ex_input(x, 0, 0, 0, max64), b = ex_input(x, 0, 1, 0, max64);
+    ex_id p = ex_mul(x, 128, a, b);
+    ex_id lo = ex_trunc(x, 64, p), hi = ex_shr(x, 128, p, 64);
+    ex_id zero = ex_const(x, 0);
+    lf_id z = lf_of(l, zero), cand[3] = { lf_of(l, p), lf_of(l, a), lf_of(l, b) };
+    for (int bad = 0; bad < 2; bad++) {
+        u128 k0 = bad ? max64 : max64 - 1, k1 = bad ? 2 : 1;
+        ex_id s0, c0, s1, c1;
+        ex_addcarry(x, 64, zero, lo, ex_const(x, k0), &s0, &c0);
+        ex_addcarry(x, 64, c0, hi, ex_const(x, k1), &s1, &c1);
+        lf_id fx = lf_of(l, c1);
+        if (!fx || !z || !cand[0]) {
+            failf("range rule: no linear form");
+            break;
+        }
+        if (fx == z) { /* the test needs a form that differs */
+            failf("range rule (%s): the linear forms already meet", bad ? "bound fails" : "proves");
+            continue;
+        }
+        int rc = lf_range_equal(l, fx, z, cand, 3);
+        if (rc != (bad ? 0 : 1))
+            failf("range rule (%s): lf_range_equal gave %d", bad ? "bound fails" : "proves", rc);
+        /* the facts themselves, concretely: X is 0 for every sampled input (1 for a = b = 2^64 - 1 when bad) */
+        uint64_t in0[2];
+        const uint64_t *in[1] = { in0 };
+        ir_u128 v;
+        bool one = false;
+        for (unsigned r = 0; r < 2000; r++) {
+            in0[0] = r < 2 ? max64 - r : rnd();
+            in0[1] = r < 2 ? max64 : rnd();
+            ex_eval(x, c1, in, &v);
+            one |= v != 0;
+        }
+        if (one != bad)
+            failf("range rule (%s): concrete values disagree with the test's premise", bad ? "bound fails" : "proves");
+        /* no candidates: nothing to argue with */
+        if (lf_range_equal(l, fx, z, cand, 0) != 0)
+            failf("range rule: proved without candidates");
+    }
+    /* a direct combination whose bound is too wide: the carry c of lo + 2^64 - 2 is (lo + 2^64 - 2 - s) / 2^64 with
+     * the sum word s, in (-1, 2) by the words' ranges; c is 1 for most inputs, so it must not be proved 0 */
+    {
+        ex_id s, c;
+        ex_addcarry(x, 64, zero, lo, ex_const(x, max64 - 1), &s, &c);
+        lf_id wc[2] = { lf_of(l, s), lf_of(l, lo) };
+        if (lf_range_equal(l, lf_of(l, c), z, wc, 2) != 0)
+            failf("range rule (direct, bound fails): proved");
+    }
+    /* lf_alias: a node given another's form; a node above it built on it gets the new form */
+    ex_id s0, c0, s1, c1;
+    ex_addcarry(x, 64, zero, lo, ex_const(x, max64 - 1), &s0, &c0);
+    ex_addcarry(x, 64, c0, hi, ex_const(x, 1), &s1, &c1);
+    ex_id above = ex_add(x, 64, c1, a);
+    if (lf_alias(l, c1, z) != 0 || lf_of(l, above) != lf_of(l, a) || lf_of(l, c1) != z)
+        failf("range rule: lf_alias did not reach the node above");
+    lf_free(l);
+    ex_ctx_free(x);
+    printf("range rule: 3 cases\n");
+}
+
 /* ---- 2. normal forms --------------------------------------------------------------------------------------------- */
 
 static void expect_same(ex_ctx *x, const char *what, ex_id a, ex_id b)
@@ -1030,6 +1103,7 @@ int main(int argc, char **argv)
     test_rules(quick ? 200 : 2000);
     test_normal_forms();
     test_linear_forms();
+    test_range_rule();
     test_fiat();
     test_gen();
     printf("functions %u, output limbs %u: identical normal forms %u, z3 EQUAL %u, z3 time %.3f s\n", nfuncs, nlimbs,
