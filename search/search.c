@@ -648,6 +648,7 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
             point t = cur;
             cur = own;
             own = t;
+            r->ticks_search = res[0];
             res[0] = res[nf - 1];
             r->own_order_won = true;
         }

@@ -91,6 +91,7 @@ typedef struct {
     double ticks_start;    /* the best bet's start candidate, measured at the start (for the record) */
     bool own_order_won;    /* the program's own order (default decisions) measured faster than the search's best in
                               the final measurement, and is the result */
+    double ticks_search;   /* then: the search's best in that measurement (0 otherwise) */
     double seconds;        /* wall time of the search */
     double evals_per_s;
     char unit[8];          /* "ticks" or "cycles" (measure_unit) */

@@ -55,7 +55,9 @@ static const char main_help[] =
     "exit status: 0 success; 1 a signature does not verify, or check rejects the code; 2 bad usage or bad input;\n"
     "             3 the environment failed (writing output, random numbers, memory).\n"
     "environment: ECOPT_BACKEND=NAME picks a field backend (see 'ecopt version') for the commands that use the\n"
-    "             library (keygen, pubkey, sign, verify, x25519, version); for them an unknown name is an error.\n";
+    "             library (keygen, pubkey, sign, verify, x25519, version); for them a name that is unknown, not\n"
+    "             compiled in, or that this CPU cannot run is an error (exit 2). ECOPT_BACKEND_FORCE=1 (exactly 1)\n"
+    "             skips the CPU check (may crash with an illegal instruction; for valgrind).\n";
 
 static const char keygen_help[] =
     "usage: ecopt keygen ed25519|x25519 -o KEY.pem\n"
@@ -234,8 +236,13 @@ static int backend_init(void)
                             "cmake -DECOPT_ADX=ON, the default)",
                             list);
         /* the 4 x 64 backend was called adx4 until issue 7 (and adx meant today's adx51) */
+        /* the hint only where adx is there to take */
+        int has_adx = 0;
+        for (p = list; (p = strstr(p, "adx")) != NULL; p++)
+            if ((p == list || p[-1] == ' ') && (p[3] == ' ' || p[3] == '\0'))
+                has_adx = 1;
         return cli_fail(CLI_USAGE, what, "unknown backend (compiled in: %s)%s", list,
-                        strcmp(env, "adx4") == 0 ? "; adx4 was renamed adx" : "");
+                        strcmp(env, "adx4") == 0 && has_adx ? "; adx4 was renamed adx" : "");
     }
     return cli_fail(CLI_USAGE, "ECOPT_BACKEND", "no backend available: %s", ecopt_strerror(rc));
 }

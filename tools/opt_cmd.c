@@ -365,6 +365,10 @@ int cli_cmd_opt(int argc, char **argv)
             goto out_sr;
         }
         double sg = sr.ticks > 0 ? sr.ticks_gcc / sr.ticks : 0, sc = sr.ticks > 0 ? sr.ticks_clang / sr.ticks : 0;
+        char own[128] = "";
+        if (sr.own_order_won)
+            snprintf(own, sizeof own, "; the program's own order, faster than the search's best (%.2f %s)",
+                     sr.ticks_search, sr.unit);
         snprintf(extra, cap,
                  "\n"
                  "Source:    %s\n"
@@ -379,8 +383,7 @@ int cli_cmd_opt(int argc, char **argv)
                  source, hex, (unsigned long long)so.seed, (unsigned long long)sr.evals, so.bets, so.bet_ratio,
                  sr.evals_per_s, sr.seconds, (unsigned long long)sr.nkept, (unsigned long long)sr.nwrong,
                  sr.cpu_model, sr.ticks, sr.unit, so.final_rounds,
-                 sr.own_order_won ? "; the program's own order, faster than the search's best" : "", sr.ticks_gcc,
-                 sr.unit,
+                 own, sr.ticks_gcc, sr.unit,
                  sr.gcc_version[0] ? sr.gcc_version : "gcc", sr.ticks_clang, sr.unit,
                  sr.clang_version[0] ? sr.clang_version : "clang", sg, sc, cr.nlimbs, cr.nlimbs_identical,
                  cr.nlimbs_linear, cr.nlimbs_smt, cr.seconds_total);
@@ -400,6 +403,9 @@ int cli_cmd_opt(int argc, char **argv)
                 so.symbol, o_out->value, sr.ticks, sr.unit, sr.ticks > 0 ? sr.ticks_gcc / sr.ticks : 0,
                 sr.ticks > 0 ? sr.ticks_clang / sr.ticks : 0, (unsigned long long)sr.evals,
                 sr.own_order_won ? "; the program's own order: the search's best measured slower" : "");
+    if (rc == CLI_OK && !so.quiet && sr.ticks_gcc > 0 && sr.ticks > sr.ticks_gcc)
+        fprintf(stderr, "ecopt opt: note: slower than gcc -O3 in the final measurement (more --evals, or a quieter "
+                        "machine, may help)\n");
 out_sr:
     search_result_free(&sr);
 out:
