@@ -171,14 +171,6 @@ static void fill_inputs(run *R, unsigned it, uint64_t *st)
     }
 }
 
-/* range_aliases — the range rule (lf_range_equal) applied node by node: every node the code made (ids above
- * boundary, in increasing order, so operands first) whose value agrees on a few sampled inputs with a node of the
- * program but whose exact form differs is tried against that node, with the values whose results nothing uses
- * (words dropped by the code or the program, such as the low words of Montgomery rounds) as the candidates of known
- * range; when it is proved equal, it takes the program node's form (lf_alias), so the code's later nodes are built on
- * the program's. Sampling only chooses the pairs to try; the proof is lf_range_equal's. The pairs are tried until
- * the systems built reach RANGE_BUDGET (lf_range_work), so that a large function does not spend long here before the
- * solver. Returns the number of nodes aliased, or -1 when memory runs out. */
 static bool range_debug(int level)
 {
     const char *e = getenv("ECOPT_RANGE_DEBUG");
@@ -204,6 +196,25 @@ static void debug_search(run *R, ex_ctx *x, ir_u128 *ev, ex_id a, ex_id b)
 }
 
 enum { RANGE_BUDGET = 6000000 }; /* lf_range_work units (a fraction of a second): then no more pairs are tried */
+
+/* sig_slot — the slot of signature sig in the open-addressing table tab (cap a power of two): the one holding the
+ * last program node with that signature, or the empty one where it would go */
+static uint32_t sig_slot(const ex_id *tab, uint32_t cap, const uint64_t *sigs, uint64_t sig)
+{
+    uint32_t i = (uint32_t)(sig & (cap - 1));
+    while (tab[i] && sigs[tab[i]] != sig)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+/* range_aliases — the range rule (lf_range_equal) applied node by node: every node the code made (ids above
+ * boundary, in increasing order, so operands first) whose value agrees on a few sampled inputs with a node of the
+ * program but whose exact form differs is tried against that node, with the values whose results nothing uses
+ * (words dropped by the code or the program, such as the low words of Montgomery rounds) as the candidates of known
+ * range; when it is proved equal, it takes the program node's form (lf_alias), so the code's later nodes are built on
+ * the program's. Sampling only chooses the pairs to try; the proof is lf_range_equal's. The pairs are tried until
+ * the systems built reach RANGE_BUDGET (lf_range_work), so that a large function does not spend long here before the
+ * solver. Returns the number of nodes aliased, or -1 when memory runs out. */
 static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
 {
     enum { NS = 24 };
@@ -252,9 +263,7 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
     for (ex_id v = 1; v <= boundary; v++) {
         if (!varies[v])
             continue;
-        uint32_t i = (uint32_t)(sig[v] & (cap - 1));
-        while (tab[i] && sig[tab[i]] != sig[v])
-            i = (i + 1) & (cap - 1);
+        uint32_t i = sig_slot(tab, cap, sig, sig[v]);
         if (tab[i])
             nxt[v] = tab[i];
         tab[i] = v;
@@ -270,9 +279,7 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
         if (!s)
             continue;
         if (v > boundary && varies[v] && lf_range_work(l) < RANGE_BUDGET) {
-            uint32_t i = (uint32_t)(sig[v] & (cap - 1));
-            while (tab[i] && sig[tab[i]] != sig[v])
-                i = (i + 1) & (cap - 1);
+            uint32_t i = sig_slot(tab, cap, sig, sig[v]);
             /* every program node of that signature (a rare carry can make two agree on the samples), at most 8 */
             unsigned ntry = 0;
             for (ex_id y = tab[i]; y && ntry < 8; y = nxt[y], ntry++) {

@@ -27,8 +27,8 @@
  * rdx); addq adcq adcx adox for addcarryx (CF chain by default, OF chain per decision); subq sbbq for subborrowx;
  * shrdq shrq shlq; shlxq shrxq (per decision: no flag written); andq andl orq xorq xorl notq; bzhiq (a mask 2^k-1,
  * per decision, k from a register: Intel SDM vol. 2A "BZHI"); negq (a carry-in that lives in a register back into
- * CF); testq + cmovnzq for cmovznz (cmovcq/cmovoq when the condition is still in the flag; sbbq + andl per decision); setc/seto/sete + movzbl
- * when a carry in a flag must outlive the next flag write; clc/stc for a constant carry-in when another chain's
+ * CF); testq + cmovnzq for cmovznz (cmovcq/cmovoq when the condition is still in the flag; sbbq + andl per
+ * decision); setc/seto/sete + movzbl when a carry in a flag must outlive the next flag write; clc/stc for a constant carry-in when another chain's
  * flag is live; pushq popq ret; movq between a general-purpose and an xmm register (spills to xmm, per decision).
  *
  * Register allocation: deterministic; the 15 usable general-purpose registers; when none is free the value (or

@@ -201,6 +201,18 @@ static size_t shown_len(const char *s, size_t max, int *cut)
     return max;
 }
 
+/* in_list — name is one word of the space-separated list (a value holding a space, two names say, never is). */
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    if (strchr(name, ' ') != NULL)
+        return 0;
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p++)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 /* Choose the field backend (ECOPT_BACKEND) before any work, so a bad name fails first and clearly. Only the
  * commands that use the library call this (keygen, pubkey, sign, verify, x25519, version); gen, ir, check and
  * opt do not read ECOPT_BACKEND. */
@@ -216,15 +228,8 @@ static int backend_init(void)
     env = getenv("ECOPT_BACKEND");
     if (rc == ECOPT_ERR_UNSUPPORTED && env != NULL && env[0] != '\0') {
         /* The library has one code for both; the list of compiled-in names tells them apart. */
-        const char *list = ecopt_backend_list(), *p = list;
-        size_t n = strlen(env);
-        int known = 0;
-        /* a name is one word of the list: a value with a space (two names, say) is never one */
-        while (strchr(env, ' ') == NULL && (p = strstr(p, env)) != NULL) {
-            if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-                known = 1;
-            p++;
-        }
+        const char *list = ecopt_backend_list();
+        int known = in_list(list, env);
         len = shown_len(env, 60, &cut);
         snprintf(what, sizeof what, "ECOPT_BACKEND=%.*s%s", (int)len, env, cut ? "..." : "");
         if (known)
@@ -235,14 +240,9 @@ static int backend_init(void)
                             "backend not compiled in (compiled in: %s; adx and adx51 need an x86-64 build with "
                             "cmake -DECOPT_ADX=ON, the default)",
                             list);
-        /* the 4 x 64 backend was called adx4 until issue 7 (and adx meant today's adx51) */
-        /* the hint only where adx is there to take */
-        int has_adx = 0;
-        for (p = list; (p = strstr(p, "adx")) != NULL; p++)
-            if ((p == list || p[-1] == ' ') && (p[3] == ' ' || p[3] == '\0'))
-                has_adx = 1;
+        /* the 4 x 64 backend was called adx4 until issue 7 (and adx meant today's adx51): a hint where adx exists */
         return cli_fail(CLI_USAGE, what, "unknown backend (compiled in: %s)%s", list,
-                        strcmp(env, "adx4") == 0 && has_adx ? "; adx4 was renamed adx" : "");
+                        strcmp(env, "adx4") == 0 && in_list(list, "adx") ? "; adx4 was renamed adx" : "");
     }
     return cli_fail(CLI_USAGE, "ECOPT_BACKEND", "no backend available: %s", ecopt_strerror(rc));
 }

@@ -293,14 +293,13 @@ typedef union niels_entry {
     uint64_t w[NIELS_WORDS];
 } niels_entry;
 
-/* The fixed-base layout: 52 signed radix-32 digits (BASE_DIGITS * 5 = 260 bits cover any s < 2^255 with the
+/* The fixed-base layout: 52 signed radix-32 digits (BASE_DIGITS * 5 = 260 bits cover any s < 2^256 with the
  * carry out of the top digit), a row of BASE_ENTRIES multiples for every digit position. */
 #define BASE_DIGITS 52
-#define BASE_ROWS BASE_DIGITS
 #define BASE_ENTRIES 16
 
 /* base_table[i][j] = [(j+1) 32^i] B in Niels form, decoded once from the committed bytes (generated/). */
-static _Alignas(32) niels_entry base_table[BASE_ROWS][BASE_ENTRIES];
+static _Alignas(32) niels_entry base_table[BASE_DIGITS][BASE_ENTRIES];
 static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
 
 /* The x86-64 backends read the rows with 256-bit vectors where the CPU has AVX2 (every CPU with BMI2 and ADX
@@ -354,7 +353,7 @@ static void base_table_init(void) {
 #if BASE_AVX2
     base_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
 #endif
-    for (int i = 0; i < BASE_ROWS; i++)
+    for (int i = 0; i < BASE_DIGITS; i++)
         for (int j = 0; j < BASE_ENTRIES; j++) {
             ecopt_fe_frombytes(&base_table[i][j].p.YpX, ecopt_ge_base_table_bytes[i][j][0]);
             ecopt_fe_frombytes(&base_table[i][j].p.YmX, ecopt_ge_base_table_bytes[i][j][1]);
