@@ -325,8 +325,9 @@ static int cmp_double(const void *pa, const void *pb) {
 
 #define MEASURE_MAX_FNS 64
 
-int measure_run_calls(measure_ctx *m, const measure_fn *fns, int n, uint64_t *ucalls, double *result, double *lo,
-                      double *hi, char *err, size_t errlen) {
+/* measure_run_calls and measure_run_ratio: ratio may be NULL */
+static int run_rounds(measure_ctx *m, const measure_fn *fns, int n, uint64_t *ucalls, double *result, double *lo,
+                      double *hi, double *ratio, char *err, size_t errlen) {
     if (m == NULL || fns == NULL || result == NULL || ucalls == NULL || n < 1 || n > MEASURE_MAX_FNS) {
         snprintf(err, errlen, "measure_run: bad arguments (n = %d, 1..%d functions)", n, MEASURE_MAX_FNS);
         return -1;
@@ -392,6 +393,24 @@ int measure_run_calls(measure_ctx *m, const measure_fn *fns, int n, uint64_t *uc
             per[(size_t)i * (size_t)m->rounds + (size_t)r] = (double)t / (double)calls[i];
         }
     }
+    if (ratio != NULL) { /* paired: each round's batch of fns[i] against the same round's batch of fns[0] */
+        double *q = malloc(sizeof(double) * (size_t)m->rounds);
+        if (q == NULL) {
+            free(per);
+            snprintf(err, errlen, "measure_run: out of memory");
+            return -1;
+        }
+        ratio[0] = 1.0;
+        for (int i = 1; i < n; i++) {
+            int R = m->rounds;
+            for (int r = 0; r < R; r++)
+                q[r] = per[(size_t)i * (size_t)R + (size_t)r] / per[r];
+            qsort(q, (size_t)R, sizeof *q, cmp_double);
+            double med = (R % 2) ? q[R / 2] : 0.5 * (q[R / 2 - 1] + q[R / 2]);
+            ratio[i] = (med > 0.0 && isfinite(med)) ? med : 1.0;
+        }
+        free(q);
+    }
     for (int i = 0; i < n; i++) {
         double *v = per + (size_t)i * (size_t)m->rounds;
         qsort(v, (size_t)m->rounds, sizeof *v, cmp_double);
@@ -409,6 +428,21 @@ int measure_run_calls(measure_ctx *m, const measure_fn *fns, int n, uint64_t *uc
     free(per);
     return 0;
 #endif
+}
+
+int measure_run_calls(measure_ctx *m, const measure_fn *fns, int n, uint64_t *ucalls, double *result, double *lo,
+                      double *hi, char *err, size_t errlen) {
+    return run_rounds(m, fns, n, ucalls, result, lo, hi, NULL, err, errlen);
+}
+
+int measure_run_ratio(measure_ctx *m, const measure_fn *fns, int n, double *result, double *ratio, char *err,
+                      size_t errlen) {
+    uint64_t calls[MEASURE_MAX_FNS] = {0};
+    if (ratio == NULL) {
+        snprintf(err, errlen, "measure_run_ratio: ratio is NULL");
+        return -1;
+    }
+    return run_rounds(m, fns, n, calls, result, NULL, NULL, ratio, err, errlen);
 }
 
 int measure_run_spread(measure_ctx *m, const measure_fn *fns, int n, double *result, double *lo, double *hi,

@@ -94,6 +94,13 @@ int measure_run_spread(measure_ctx *m, const measure_fn *fns, int n, double *res
 int measure_run_calls(measure_ctx *m, const measure_fn *fns, int n, uint64_t *calls, double *result, double *lo,
                       double *hi, char *err, size_t errlen);
 
+/* measure_run_ratio — measure_run that also compares each function with fns[0] round by round: ratio[i] = median
+ * over the rounds of (fns[i]'s time per call / fns[0]'s time per call in the same round); ratio[0] = 1. Both batches
+ * of a round run within microseconds of each other, so a host that slows down for a while (other tenants, frequency)
+ * moves both alike: the paired ratio is steadier than result[i] / result[0] (separate medians). */
+int measure_run_ratio(measure_ctx *m, const measure_fn *fns, int n, double *result, double *ratio, char *err,
+                      size_t errlen);
+
 /* measure_call — one call of fn with the context's arguments (for warm-up or checking). */
 void measure_call(const measure_ctx *m, measure_fn fn);
 

@@ -89,6 +89,7 @@ typedef struct {
     double ticks_gcc;      /* gcc -O3 -march=native -mtune=native (0 without baselines) */
     double ticks_clang;    /* clang, likewise */
     double ticks_start;    /* the best bet's start candidate, measured at the start (for the record) */
+    unsigned bet_chosen;   /* the bet the search continued: 0 = the run from the program's own order */
     bool own_order_won;    /* the program's own order (default decisions) measured faster than the search's best in
                               the final measurement, and is the result */
     double ticks_search;   /* then: the search's best in that measurement (0 otherwise) */

@@ -374,14 +374,14 @@ int cli_cmd_opt(int argc, char **argv)
                  "Source:    %s\n"
                  "Sha256:    %s\n"
                  "Seed:      %llu\n"
-                 "Evals:     %llu (bets %u, bet ratio %g; %.0f evals/s, %.1f s; %llu kept, %llu wrong)\n"
+                 "Evals:     %llu (bets %u, bet ratio %g, bet %u continued; %.0f evals/s, %.1f s; %llu kept, %llu wrong)\n"
                  "CPU:       %s\n"
                  "Measured:  %.2f %s per call (median of %d interleaved batches)%s\n"
                  "Baselines: gcc %.2f %s (%s), clang %.2f %s (%s); -O3 -march=native -mtune=native, same run\n"
                  "Speedup:   %.3f vs gcc, %.3f vs clang\n"
                  "Checker:   PROVED (%u limbs: %u identical, %u linear, %u by z3; %.2f s)",
                  source, hex, (unsigned long long)so.seed, (unsigned long long)sr.evals, so.bets, so.bet_ratio,
-                 sr.evals_per_s, sr.seconds, (unsigned long long)sr.nkept, (unsigned long long)sr.nwrong,
+                 sr.bet_chosen, sr.evals_per_s, sr.seconds, (unsigned long long)sr.nkept, (unsigned long long)sr.nwrong,
                  sr.cpu_model, sr.ticks, sr.unit, so.final_rounds,
                  own, sr.ticks_gcc, sr.unit,
                  sr.gcc_version[0] ? sr.gcc_version : "gcc", sr.ticks_clang, sr.unit,

@@ -26,6 +26,15 @@
 #include "search/baseline.h"
 #include "search/measure.h"
 
+/* measure_run_ratio's subject: fns[0] of the test below, run twice per call */
+static measure_fn twice_target;
+static void twice(void *a0, void *a1, void *a2, void *a3, void *a4, void *a5, void *a6, void *a7, void *a8, void *a9,
+                  void *a10, void *a11)
+{
+    twice_target(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
+    twice_target(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
+}
+
 static int failures;
 static int quiet; /* negative controls: count failures without printing them */
 #define FAIL(...)                                                                                                    \
@@ -383,6 +392,24 @@ static void test_fiat(const char *dir, const char *file, const char *name) {
             uint64_t toomany[2] = {1ULL << 31, 1};
             if (measure_run_calls(m, fns, 2, toomany, r2, NULL, NULL, err, sizeof err) == 0)
                 FAIL("%s: measure_run_calls accepted 2^31 calls per batch", name);
+            /* paired ratios: fns[0] against itself, against itself run twice per call, and against fns[1]. The
+             * direction is the contract (ratio[i] = fns[i] / fns[0]): a function doing the work twice must come out
+             * near 2, not near 1/2; the bounds are wide (a loaded host) but the two readings are 4x apart. */
+            twice_target = fns[0];
+            measure_fn pf[4] = {fns[0], fns[0], twice, fns[1]};
+            double pres[4], pq[4];
+            if (measure_run_ratio(m, pf, 4, pres, pq, err, sizeof err) != 0)
+                FAIL("%s: measure_run_ratio: %s", name, err);
+            else {
+                printf("%s paired ratios to gcc: itself %.4f, twice %.3f, clang %.3f (separate medians %.3f)\n", name,
+                       pq[1], pq[2], pq[3], pres[3] / pres[0]);
+                if (pq[0] != 1.0 || !(pq[1] > 0.8 && pq[1] < 1.25) || !(pq[2] > 1.4 && pq[2] < 2.8) ||
+                    !(pq[3] > 0.0) || !isfinite(pq[3]))
+                    FAIL("%s: measure_run_ratio: ratios %g %g %g %g (want 1, ~1, ~2, > 0)", name, pq[0], pq[1], pq[2],
+                         pq[3]);
+            }
+            if (measure_run_ratio(m, pf, 2, pres, NULL, err, sizeof err) == 0)
+                FAIL("%s: measure_run_ratio accepted ratio = NULL", name);
             /* fewer rounds and a shorter batch work too */
             if (measure_set_rounds(m, 3) != 0 || measure_set_target(m, 2000) != 0)
                 FAIL("measure_set_rounds/target rejected valid values");
