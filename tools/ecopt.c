@@ -56,8 +56,9 @@ static const char main_help[] =
     "             3 the environment failed (writing output, random numbers, memory).\n"
     "environment: ECOPT_BACKEND=NAME picks a field backend (see 'ecopt version') for the commands that use the\n"
     "             library (keygen, pubkey, sign, verify, x25519, version); for them a name that is unknown, not\n"
-    "             compiled in, or that this CPU cannot run is an error (exit 2). ECOPT_BACKEND_FORCE=1 (exactly 1)\n"
-    "             skips the CPU check (may crash with an illegal instruction; for valgrind).\n";
+    "             compiled in, or that this CPU cannot run is an error (exit 2); unset or empty: the default.\n"
+    "             ECOPT_BACKEND_FORCE=1 (exactly 1) skips the CPU check (may crash with an illegal instruction;\n"
+    "             for valgrind).\n";
 
 static const char keygen_help[] =
     "usage: ecopt keygen ed25519|x25519 -o KEY.pem\n"
@@ -156,7 +157,8 @@ static const char version_help[] =
     "usage: ecopt version\n"
     "\n"
     "Print the libecopt version, the field backend in use and the backends compiled in.\n"
-    "ECOPT_BACKEND=NAME selects a backend; an unknown or unavailable name is an error (exit 2).\n";
+    "ECOPT_BACKEND=NAME selects a backend (unset or empty: the default, the first of the list this CPU can run);\n"
+    "a name that is unknown, not compiled in, or that this CPU cannot run is an error (exit 2).\n";
 
 /* ---- options: cli_opt, cli_parse_opts, cli_need (tools/opts.c) ---------------------------------------- */
 
