@@ -135,7 +135,7 @@ t_usage_backend_renamed() {
 
 t_usage_backend_not_compiled() {
     # adx and adx51 are ecopt's, but a build with -DECOPT_ADX=OFF (or off x86-64) leaves them out: said so, not
-    # "unknown". CI's builds have both (the case is skipped there); checked by hand with -DECOPT_ADX=OFF.
+    # "unknown". Skipped in builds that have both; .ci/run's noadx build (-DECOPT_ADX=OFF) runs it.
     local list
     list=$(unset ECOPT_BACKEND; "$ECOPT" version | sed -n 's/^compiled in: //p')
     case " $list " in *" adx "*) case " $list " in *" adx51 "*) skip "this build has adx and adx51" ;; esac ;; esac
