@@ -90,8 +90,8 @@ typedef struct {
     double ticks_clang;    /* clang, likewise */
     double ticks_start;    /* the best bet's start candidate, measured at the start (for the record) */
     unsigned bet_chosen;   /* the bet the search continued: 0 = the run from the program's own order */
-    bool own_order_won;    /* the program's own order (default decisions) measured faster than the search's best in
-                              the final measurement, and is the result */
+    bool own_order_won;    /* the program's own order (default decisions) is the result: in the final measurement
+                              the search's best was not clearly faster (paired ratio below 0.995, search.c) */
     double ticks_search;   /* then: the search's best in that measurement (0 otherwise) */
     double seconds;        /* wall time of the search */
     double evals_per_s;

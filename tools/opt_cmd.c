@@ -368,7 +368,7 @@ int cli_cmd_opt(int argc, char **argv)
         double sg = sr.ticks > 0 ? sr.ticks_gcc / sr.ticks : 0, sc = sr.ticks > 0 ? sr.ticks_clang / sr.ticks : 0;
         char own[128] = "";
         if (sr.own_order_won)
-            snprintf(own, sizeof own, "; the program's own order, faster than the search's best (%.2f %s)",
+            snprintf(own, sizeof own, "; the program's own order: the search's best (%.2f %s) was not clearly faster",
                      sr.ticks_search, sr.unit);
         snprintf(extra, cap,
                  "\n"
@@ -403,7 +403,7 @@ int cli_cmd_opt(int argc, char **argv)
         fprintf(stderr, "ecopt opt: %s: PROVED, written to %s: %.2f %s, %.3fx gcc, %.3fx clang (%llu evals%s)\n",
                 so.symbol, o_out->value, sr.ticks, sr.unit, sr.ticks > 0 ? sr.ticks_gcc / sr.ticks : 0,
                 sr.ticks > 0 ? sr.ticks_clang / sr.ticks : 0, (unsigned long long)sr.evals,
-                sr.own_order_won ? "; the program's own order: the search's best measured slower" : "");
+                sr.own_order_won ? "; the program's own order: the search's best was not clearly faster" : "");
     if (rc == CLI_OK && !so.quiet && sr.ticks_gcc > 0 && sr.ticks > sr.ticks_gcc)
         fprintf(stderr, "ecopt opt: note: slower than gcc -O3 in the final measurement (more --evals, or a quieter "
                         "machine, may help)\n");
