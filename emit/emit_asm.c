@@ -844,11 +844,6 @@ static void do_mul(ctx *c, const ir_node *n, uint8_t dec)
     set_res(c, res, d);
 }
 
-/* EMIT_ASM_D_ADC0 falls back to the default: with it, random decisions on fiat_p256_mul, fiat_p384_mul and
- * solinas_saturated_2e255m19_4_mul were "unproved" (solver timeout after 120 s, test_emit_asm --seed 1: the checker
- * does not reduce adc(x, 0, c) to x + c by normal form). Turn it back on when the checker proves those. */
-#define ADC0_ENABLED 0
-
 static void do_add(ctx *c, const ir_node *n, uint8_t dec)
 {
     uint32_t a = n->arg[0], b = n->arg[1], res = n->res[0];
@@ -858,14 +853,18 @@ static void do_add(ctx *c, const ir_node *n, uint8_t dec)
         b = t;
     }
     int d;
-    /* decision ADC0, a carry still in CF plus a value: adc $0 (the carry is consumed from the flag) */
+    /* a carry still in CF plus a value: adc $0 (the carry is consumed from the flag) by default when OF holds
+     * nothing live (adc writes OF: a live OF carry would have to be saved), else setc + movzbl + lea; decision
+     * ADC0 takes the other one */
     uint32_t cy = IR_NOVAL, other = IR_NOVAL;
     if (!is_const(c, a) && in_flag(c, a, F_CF) && c->v[a].reg < 0)
         cy = a, other = b;
     else if (!is_const(c, b) && in_flag(c, b, F_CF) && c->v[b].reg < 0)
         cy = b, other = a;
-    if (ADC0_ENABLED && (dec & EMIT_ASM_D_ADC0) && cy != IR_NOVAL && cy != other &&
-        (is_const(c, other) || c->f->val[other].width == 64)) {
+    uint32_t ofv = c->flagv[F_OF];
+    bool of_live = ofv != IR_NOVAL && c->v[ofv].reg < 0 && !has_copy(c, ofv) && used_at_or_after(c, ofv);
+    bool adc0 = !of_live != !!(dec & EMIT_ASM_D_ADC0);
+    if (adc0 && cy != IR_NOVAL && cy != other && (is_const(c, other) || c->f->val[other].width == 64)) {
         d = dst_from(c, other, true);
         clobber(c, M_ALL, cy);
         ins(c, "adcq $0, %%%s", R64[d]);

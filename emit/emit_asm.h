@@ -53,10 +53,9 @@
 #define EMIT_ASM_D_RDX_A 2u /* mulx: put arg[0] in rdx */
 #define EMIT_ASM_D_RDX_B 4u /* mulx: put arg[1] in rdx (neither: an operand already in rdx, else a constant, else
                                the operand used again sooner) */
-#define EMIT_ASM_D_ADC0 8u  /* add of a carry still in CF and a u64 value: `adc $0` instead of setc + movzbl + lea.
-                               IGNORED for now (falls back to the default): the checker does not yet prove
-                               adc(x, 0, c) = x + c by normal form and its solver times out on the Montgomery
-                               multiplies, so code using it could never be written (emit_asm.c ADC0_ENABLED) */
+#define EMIT_ASM_D_ADC0 8u  /* add of a carry still in CF and a u64 value: the other of `adc $0` (the default when
+                               OF holds no live carry: adc writes OF) and setc + movzbl + lea (the default when it
+                               does) */
 #define EMIT_ASM_D_BZHI 16u /* and with a constant 2^k-1 (1 <= k <= 63): `movl $k, %t; bzhiq %t, a, %t` (no copy of
                                a, any k; the default is `andq $imm` for k <= 31, `movl` for k = 32, else movabsq +
                                andq) */

@@ -99,8 +99,7 @@ static ir_val const_arg(const ir_func *f, const ir_node *x)
     return IR_NOVAL;
 }
 
-/* The decision bytes that change the code of node x of f, each once (EMIT_ASM_D_ADC0 is left out: the checker does
- * not prove it). */
+/* The decision bytes that change the code of node x of f, each once. */
 static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
 {
     uint8_t base[CAND_MAX_CHOICES];
@@ -109,6 +108,12 @@ static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
     switch (x->op) {
     case IR_ADDCARRYX:
         base[k++] = EMIT_ASM_D_OF;
+        break;
+    case IR_ADD: /* a u1 carry plus a u64 value: adc $0 or setc + movzbl + lea (the emitter checks the flags) */
+        if (x->nargs == 2 && f->val[x->res[0]].width == 64 &&
+            ((!f->val[x->arg[0]].is_const && f->val[x->arg[0]].width == 1) ||
+             (!f->val[x->arg[1]].is_const && f->val[x->arg[1]].width == 1)))
+            base[k++] = EMIT_ASM_D_ADC0;
         break;
     case IR_MULX:
         base[k++] = EMIT_ASM_D_RDX_A;

@@ -283,12 +283,13 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
     count_forms(s);
     if (variant == 0) {
         /* a decision that does not apply to its node changes nothing: every node gets all the bits that do not
-         * apply to its operation (EMIT_ASM_D_ADC0 everywhere: it falls back for now) */
+         * apply to its operation */
         uint8_t *na = calloc(low->nnode + 1, 1);
         for (uint32_t i = 0; na && i < low->nnode; i++) {
             unsigned keep = EMIT_ASM_D_XMM;
             switch ((ir_op)low->node[i].op) {
             case IR_ADDCARRYX: keep |= EMIT_ASM_D_OF; break;
+            case IR_ADD: keep |= EMIT_ASM_D_ADC0; break;
             case IR_MULX: keep |= EMIT_ASM_D_RDX_A | EMIT_ASM_D_RDX_B; break;
             case IR_AND: keep |= EMIT_ASM_D_BZHI; break;
             case IR_MUL:
