@@ -7,17 +7,17 @@
  * Alias:   X3 may equal X1, Y3 may equal Y1, Z3 may equal Z1, T3 may equal T1
  * Time:    constant (no branch, no data-dependent address)
  * ABI:     System V AMD64; clobbers rax rcx rdx rsi rdi r8-r11, xmm spill registers and the flags; saves rbx rbp r12 r13 r14 r15
- * Stats:   1000 instructions, 53 spills, 68 reloads, 24 stack slots, 49 flag saves, 2 xmm spills (1 registers)
+ * Stats:   938 instructions, 52 spills, 74 reloads, 24 stack slots, 8 flag saves, 5 xmm spills (3 registers)
  *
  * Source:    ge_add_adx.ir, function ge_add
  * Sha256:    f830735a727eb67437414e199d7465149908c94536fe78b4642a33ba52795314
  * Seed:      1
- * Evals:     20000 (bets 10, bet ratio 0.2; 72 evals/s, 276.5 s; 9648 kept, 0 wrong)
+ * Evals:     20000 (bets 10, bet ratio 0.2, bet 0 continued; 359 evals/s, 55.8 s; 4249 kept, 0 wrong)
  * CPU:       AMD EPYC
- * Measured:  166.03 ticks per call (median of 101 interleaved batches)
- * Baselines: gcc 365.53 ticks (gcc (Debian 12.2.0-14+deb12u1) 12.2.0), clang 273.00 ticks (Debian clang version 14.0.6); -O3 -march=native -mtune=native, same run
- * Speedup:   2.202 vs gcc, 1.644 vs clang
- * Checker:   PROVED (16 limbs: 16 identical, 0 linear, 0 by z3; 0.12 s)
+ * Measured:  272.56 ticks per call (median of 101 interleaved batches)
+ * Baselines: gcc 753.38 ticks (gcc (Debian 12.2.0-14+deb12u1) 12.2.0), clang 417.25 ticks (Debian clang version 14.0.6); -O3 -march=native -mtune=native, same run
+ * Speedup:   2.764 vs gcc, 1.531 vs clang
+ * Checker:   PROVED (16 limbs: 0 identical, 16 linear, 0 by z3; 0.03 s)
  */
 	.text
 	.globl	ecopt_ge_add_fused_adx
@@ -34,989 +34,927 @@ ecopt_ge_add_fused_adx:
 	subq $192, %rsp
 	movq 0(%r9), %rax
 	movq %rax, %r10
-	addq 0(%r8), %r10
-	setc %r11b
-	movzbl %r11b, %r11d
-	subq 0(%r8), %rax
-	movq 8(%r9), %rbx
-	movq %rbx, %rbp
-	sbbq 8(%r8), %rbp
-	movq 16(%r9), %r12
-	movq %r12, %r13
-	sbbq 16(%r8), %r13
-	movq 24(%r9), %r14
-	movq %r14, %r15
-	sbbq 24(%r8), %r15
+	subq 0(%r8), %r10
+	movq 8(%r9), %r11
+	movq %r11, %rbx
+	sbbq 8(%r8), %rbx
+	movq 16(%r9), %rbp
+	movq %rbp, %r12
+	sbbq 16(%r8), %r12
+	movq 24(%r9), %r13
+	movq %r13, %r14
+	sbbq 24(%r8), %r14
+	sbbq %r15, %r15
+	andl $38, %r15d
+	subq %r15, %r10
+	sbbq $0, %rbx
+	sbbq $0, %r12
+	sbbq $0, %r14
+	movl $38, %r15d
 	movq %rdx, 0(%rsp)
-	movl $38, %edx
-	movq %rcx, 8(%rsp)
-	movl $0, %ecx
-	cmovcq %rdx, %rcx
-	subq %rcx, %rax
-	sbbq $0, %rbp
-	sbbq $0, %r13
-	sbbq $0, %r15
-	movl $38, %ecx
 	movl $0, %edx
-	cmovcq %rcx, %rdx
-	subq %rdx, %rax
-	movq 272(%rsp), %rcx
-	movq 0(%rcx), %rdx
+	cmovcq %r15, %rdx
+	subq %rdx, %r10
+	movq 272(%rsp), %r15
+	movq 0(%r15), %rdx
+	movq %rcx, 8(%rsp)
 	movq %rsi, 16(%rsp)
+	mulx %rbx, %rcx, %rsi
 	movq %rdi, 24(%rsp)
-	mulx %rax, %rsi, %rdi
-	movq %r10, 32(%rsp)
-	mulx %rbp, %r10, %r14
-	addq %rdi, %r10
-	mulx %r13, %rdi, %r12
-	mulx %r15, %rdx, %rbx
-	adcx %r14, %rdi
-	adcx %r12, %rdx
-	setc %r12b
-	movzbl %r12b, %r12d
-	leaq (%rbx,%r12), %rbx
-	movq %rdx, %r12
-	movq 8(%rcx), %rdx
-	movq %r8, 40(%rsp)
-	mulx %rax, %r14, %r8
-	movq %r9, 48(%rsp)
-	movq %r11, 56(%rsp)
-	mulx %rbp, %r9, %r11
-	movq %rsi, 64(%rsp)
-	movq %rbp, 72(%rsp)
-	mulx %r13, %rsi, %rbp
-	movq %r13, 80(%rsp)
-	mulx %r15, %rdx, %r13
-	addq %r8, %r9
-	adcx %r11, %rsi
-	adcx %rbp, %rdx
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%r13,%r8), %r13
-	addq %r14, %r10
-	adcx %r9, %rdi
-	adcx %rsi, %r12
-	adcx %rdx, %rbx
-	adcq $0, %r13
-	movq 16(%rcx), %rdx
-	mulx %rax, %rsi, %r8
-	mulx 72(%rsp), %r9, %r11
-	mulx 80(%rsp), %rbp, %r14
-	movq %r10, 88(%rsp)
-	mulx %r15, %rdx, %r10
-	addq %r8, %r9
-	adcx %r11, %rbp
-	adcx %r14, %rdx
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%r10,%r8), %r10
-	addq %rsi, %rdi
-	adcx %r9, %r12
-	adcx %rbp, %rbx
-	adcx %rdx, %r13
-	adcq $0, %r10
-	movq 24(%rcx), %rdx
-	mulx %rax, %rax, %rsi
-	mulx 72(%rsp), %r8, %r9
-	mulx 80(%rsp), %r11, %rbp
-	mulx %r15, %r15, %r14
-	addq %rsi, %r8
-	adcx %r9, %r11
-	adcx %rbp, %r15
+	mulx %r12, %rdi, %r13
+	mulx %r14, %rbp, %r11
+	mulx %r10, %rdx, %rax
+	addq %rax, %rcx
+	adcx %rsi, %rdi
+	adcx %r13, %rbp
+	adcq $0, %r11
+	movq %rdx, %rax
+	movq 8(%r15), %rdx
+	mulx %r10, %rsi, %r13
+	movq %r8, 32(%rsp)
+	movq %r9, 40(%rsp)
+	mulx %rbx, %r8, %r9
+	addq %r13, %r8
+	movq %rax, 48(%rsp)
+	mulx %r12, %r13, %rax
+	movq %r12, 56(%rsp)
+	mulx %r14, %rdx, %r12
+	adcx %r9, %r13
+	adcx %rax, %rdx
+	adcq $0, %r12
+	addq %rsi, %rcx
+	adcx %r8, %rdi
+	adcx %r13, %rbp
+	adcx %rdx, %r11
+	adcq $0, %r12
+	movq 16(%r15), %rdx
+	mulx %rbx, %rax, %rsi
+	mulx %r14, %r8, %r9
+	movq %rcx, 64(%rsp)
+	mulx %r10, %r13, %rcx
+	movq %r10, 72(%rsp)
+	mulx 56(%rsp), %rdx, %r10
+	addq %rcx, %rax
+	adcx %rsi, %rdx
+	adcx %r10, %r8
+	adcq $0, %r9
+	addq %r13, %rdi
+	adcx %rax, %rbp
+	adcx %rdx, %r11
+	adcx %r8, %r12
+	adcq $0, %r9
+	movq %rbx, %rdx
+	mulx 24(%r15), %rax, %rcx
+	movq %r14, %rdx
+	mulx 24(%r15), %rsi, %r8
+	movq 24(%r15), %rdx
+	mulx 72(%rsp), %r10, %rbx
+	mulx 56(%rsp), %r13, %r14
+	addq %rbx, %rax
+	adcx %rcx, %r13
+	adcx %r14, %rsi
 	setc %cl
 	movzbl %cl, %ecx
-	addq %rax, %r12
-	adcx %r8, %rbx
-	movl $38, %edx
-	mulx %rbx, %rbx, %rax
-	adcx %r11, %r13
-	movl $38, %edx
-	mulx %r13, %r13, %rsi
-	adcx %r15, %r10
-	leaq (%r14,%rcx), %r14
-	movl $38, %edx
-	mulx %r10, %r10, %rcx
-	adcq $0, %r14
-	movl $38, %edx
-	mulx %r14, %r14, %r8
-	addq %rax, %r13
-	adcx %rsi, %r10
-	adcx %rcx, %r14
-	setc %al
-	movzbl %al, %eax
-	leaq (%r8,%rax), %r8
-	movq 64(%rsp), %rax
-	addq %rbx, %rax
-	movq 88(%rsp), %rcx
-	adcx %r13, %rcx
-	adcx %r10, %rdi
-	adcx %r14, %r12
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%r8,%rsi), %r8
-	movl $38, %edx
-	mulx %r8, %r8, %rsi
-	addq %r8, %rax
-	adcq $0, %rcx
-	adcq $0, %rdi
-	adcq $0, %r12
-	movl $38, %esi
-	movl $0, %r8d
-	cmovcq %rsi, %r8
-	addq %r8, %rax
-	adcq $0, %rcx
-	adcq $0, %rdi
-	adcq $0, %r12
-	movq 40(%rsp), %rsi
-	movq 48(%rsp), %r9
-	movq 8(%r9), %r8
-	movq 56(%rsp), %r10
-	negq %r10
-	adcx 8(%rsi), %r8
-	movq 16(%r9), %r10
-	adcx 16(%rsi), %r10
-	movq 24(%r9), %r11
-	adcx 24(%rsi), %r11
-	movl $38, %esi
-	movl $0, %r9d
-	cmovcq %rsi, %r9
-	movq 32(%rsp), %rsi
-	addq %r9, %rsi
+	addq %r10, %rbp
+	adcx %rax, %r11
+	leaq (%r8,%rcx), %r8
+	adcx %r13, %r12
+	adcx %rsi, %r9
 	adcq $0, %r8
+	movl $38, %edx
+	mulx %r11, %r11, %rax
+	movl $38, %edx
+	mulx %r12, %r12, %rcx
+	addq %rax, %r12
+	movl $38, %edx
+	mulx %r8, %r8, %rax
+	movl $38, %edx
+	mulx %r9, %r9, %rsi
+	adcx %rcx, %r9
+	adcx %rsi, %r8
+	adcq $0, %rax
+	movq 48(%rsp), %rcx
+	addq %r11, %rcx
+	movq 64(%rsp), %rsi
+	adcx %r12, %rsi
+	adcx %r9, %rdi
+	adcx %r8, %rbp
+	adcq $0, %rax
+	movl $38, %edx
+	mulx %rax, %rax, %r8
+	addq %rax, %rcx
+	adcq $0, %rsi
+	adcq $0, %rdi
+	adcq $0, %rbp
+	movl $38, %eax
+	movl $0, %r8d
+	cmovcq %rax, %r8
+	addq %r8, %rcx
+	adcq $0, %rsi
+	adcq $0, %rdi
+	adcq $0, %rbp
+	movq 32(%rsp), %rax
+	movq 40(%rsp), %r9
+	movq 0(%r9), %r8
+	addq 0(%rax), %r8
+	movq 8(%r9), %r10
+	adcx 8(%rax), %r10
+	movq 16(%r9), %r11
+	adcx 16(%rax), %r11
+	movq 24(%r9), %rdx
+	adcx 24(%rax), %rdx
+	sbbq %rax, %rax
+	andl $38, %eax
+	addq %rax, %r8
 	adcq $0, %r10
 	adcq $0, %r11
-	movl $38, %r9d
-	movl $0, %edx
-	cmovcq %r9, %rdx
-	addq %rdx, %rsi
-	movq %r10, %rdx
+	adcq $0, %rdx
+	movl $38, %eax
+	movl $0, %r9d
+	cmovcq %rax, %r9
+	addq %r9, %r8
+	movq %rdx, %rax
 	movq 264(%rsp), %r9
-	mulx 24(%r9), %r10, %rbx
-	movq %rdx, %rbp
 	movq 0(%r9), %rdx
-	mulx %rsi, %r13, %r14
-	movq %r12, 32(%rsp)
-	mulx %r8, %r15, %r12
-	movq %rdi, 40(%rsp)
-	movq %rcx, 48(%rsp)
-	mulx %rbp, %rdi, %rcx
-	movq %rax, 56(%rsp)
-	mulx %r11, %rdx, %rax
-	addq %r14, %r15
-	adcx %r12, %rdi
-	movq %rdx, %r12
-	movq %rbp, %rdx
-	mulx 8(%r9), %rbp, %r14
-	adcx %rcx, %r12
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%rax,%rcx), %rax
-	movq %rdx, %rcx
+	mulx %r10, %rbx, %r12
+	mulx %r8, %r13, %r14
+	addq %r14, %rbx
+	mulx %r11, %r14, %r15
+	adcx %r12, %r14
+	mulx %rax, %r12, %rdx
+	adcx %r15, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
 	movq 8(%r9), %rdx
+	movq %rbp, 32(%rsp)
+	movq %rdi, 40(%rsp)
+	mulx %r10, %rbp, %rdi
+	movq %rsi, 48(%rsp)
+	movq %rcx, 56(%rsp)
+	mulx %r8, %rsi, %rcx
+	addq %rcx, %rbp
 	movq %r13, 64(%rsp)
-	movq %rbx, 72(%rsp)
-	mulx %r8, %r13, %rbx
-	movq %r10, 80(%rsp)
-	movq %rcx, 88(%rsp)
-	mulx %r11, %r10, %rcx
-	movq %r11, 96(%rsp)
-	mulx %rsi, %rdx, %r11
-	addq %r11, %r13
-	adcx %rbx, %rbp
-	adcx %r14, %r10
-	setc %r11b
-	movzbl %r11b, %r11d
-	addq %rdx, %r15
+	mulx %r11, %rcx, %r13
+	adcx %rdi, %rcx
+	mulx %rax, %rdi, %rdx
 	adcx %r13, %rdi
-	adcx %rbp, %r12
-	adcx %r10, %rax
-	leaq (%rcx,%r11), %rcx
-	adcq $0, %rcx
+	adcq $0, %rdx
+	addq %rsi, %rbx
+	adcx %rbp, %r14
+	adcx %rcx, %r12
+	adcx %rdi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rcx
 	movq 16(%r9), %rdx
-	mulx %rsi, %r10, %r11
-	mulx %r8, %rbx, %rbp
-	mulx 88(%rsp), %r13, %r14
-	movq %r15, %xmm0
-	mulx 96(%rsp), %rdx, %r15
-	addq %r11, %rbx
-	adcx %rbp, %r13
-	adcx %r14, %rdx
-	setc %r11b
-	movzbl %r11b, %r11d
-	addq %r10, %rdi
-	leaq (%r15,%r11), %r15
-	adcx %rbx, %r12
-	adcx %r13, %rax
-	adcx %rdx, %rcx
-	adcq $0, %r15
-	movq 24(%r9), %rdx
-	mulx %rsi, %rsi, %r10
-	mulx %r8, %r8, %r11
-	addq %r10, %r8
-	movq 80(%rsp), %r10
-	adcx %r11, %r10
-	mulx 96(%rsp), %r11, %rbx
-	adcx 72(%rsp), %r11
-	setc %r9b
-	movzbl %r9b, %r9d
-	leaq (%rbx,%r9), %rbx
-	addq %rsi, %r12
-	adcx %r8, %rax
-	adcx %r10, %rcx
-	adcx %r11, %r15
+	mulx %r8, %rsi, %rdi
+	mulx %r10, %rbp, %r13
+	addq %rdi, %rbp
+	movq %rbx, 72(%rsp)
+	mulx %rax, %rdi, %rbx
+	movq %r8, 80(%rsp)
+	mulx %r11, %rdx, %r8
+	adcx %r13, %rdx
+	adcx %r8, %rdi
 	adcq $0, %rbx
+	addq %rsi, %r14
+	adcx %rbp, %r12
+	adcx %rdx, %r15
+	adcx %rdi, %rcx
+	adcq $0, %rbx
+	movq 24(%r9), %rdx
+	mulx %r10, %r10, %rsi
+	mulx %r11, %r11, %rdi
+	mulx %rax, %rax, %r8
+	mulx 80(%rsp), %rbp, %r13
+	addq %r13, %r10
+	adcx %rsi, %r11
+	adcx %rdi, %rax
+	adcq $0, %r8
+	addq %rbp, %r12
+	adcx %r10, %r15
 	movl $38, %edx
-	mulx %rax, %rax, %rsi
+	mulx %r15, %r15, %rsi
+	adcx %r11, %rcx
+	adcx %rax, %rbx
+	adcq $0, %r8
 	movl $38, %edx
-	mulx %r15, %r15, %r8
+	mulx %r8, %r8, %rax
 	movl $38, %edx
-	mulx %rcx, %rcx, %r9
+	mulx %rcx, %rcx, %rdi
 	addq %rsi, %rcx
-	adcx %r9, %r15
 	movl $38, %edx
 	mulx %rbx, %rbx, %rsi
-	adcx %r8, %rbx
-	movq 64(%rsp), %r8
-	setc %r9b
-	movzbl %r9b, %r9d
-	addq %rax, %r8
-	leaq (%rsi,%r9), %rsi
-	movq %xmm0, %rax
-	adcx %rcx, %rax
-	adcx %r15, %rdi
-	adcx %rbx, %r12
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%rsi,%rcx), %rsi
+	adcx %rdi, %rbx
+	adcx %rsi, %r8
+	adcq $0, %rax
+	movq 64(%rsp), %rsi
+	addq %r15, %rsi
+	movq 72(%rsp), %rdi
+	adcx %rcx, %rdi
+	adcx %rbx, %r14
+	adcx %r8, %r12
+	adcq $0, %rax
 	movl $38, %edx
-	mulx %rsi, %rsi, %rcx
-	addq %rsi, %r8
-	adcq $0, %rax
+	mulx %rax, %rax, %rcx
+	testq %rsi, %rsi
+	adox %rax, %rsi
+	movl $0, %eax
+	adox %rax, %rdi
+	movl $0, %eax
+	adox %rax, %r14
+	movl $0, %eax
+	adox %rax, %r12
+	movl $38, %eax
+	movl $0, %ecx
+	cmovoq %rax, %rcx
+	adcx %rcx, %rsi
 	adcq $0, %rdi
+	adcq $0, %r14
 	adcq $0, %r12
-	movl $38, %ecx
-	movl $0, %esi
-	cmovcq %rcx, %rsi
-	addq %rsi, %r8
-	adcq $0, %rax
-	adcq $0, %rdi
-	adcq $0, %r12
-	movq 288(%rsp), %rcx
-	movq 0(%rcx), %rdx
-	movq 256(%rsp), %rsi
-	mulx 0(%rsi), %r9, %r10
-	mulx 16(%rsi), %r11, %rbx
-	mulx 24(%rsi), %rbp, %r13
-	mulx 8(%rsi), %r14, %r15
-	addq %r10, %r14
-	adcx %r15, %r11
-	adcx %rbx, %rbp
-	setc %r10b
-	movzbl %r10b, %r10d
-	leaq (%r13,%r10), %r13
-	movq 8(%rcx), %rdx
-	mulx 0(%rsi), %r10, %rbx
-	movq %rdx, %r15
-	movq 8(%rsi), %rdx
+	movq 288(%rsp), %rax
+	movq 0(%rax), %rdx
+	movq 256(%rsp), %rcx
+	mulx 0(%rcx), %r8, %r9
+	mulx 24(%rcx), %r10, %r11
+	mulx 16(%rcx), %rbx, %rbp
+	mulx 8(%rcx), %r13, %r15
+	addq %r9, %r13
+	adcx %r15, %rbx
+	adcx %rbp, %r10
+	adcq $0, %r11
+	movq 8(%rax), %rdx
+	mulx 8(%rcx), %r9, %rbp
 	movq %r12, 64(%rsp)
+	mulx 16(%rcx), %r15, %r12
+	movq %r14, %xmm0
 	movq %rdi, 72(%rsp)
-	mulx %r15, %r12, %rdi
-	movq %r15, %rdx
-	movq %rax, 80(%rsp)
-	mulx 16(%rsi), %r15, %rax
-	movq %r8, 88(%rsp)
-	mulx 24(%rsi), %rdx, %r8
-	addq %rbx, %r12
-	adcx %rdi, %r15
-	adcx %rax, %rdx
+	mulx 0(%rcx), %r14, %rdi
+	addq %rdi, %r9
+	mulx 24(%rcx), %rdi, %rdx
+	adcx %rbp, %r15
+	adcx %r12, %rdi
+	setc %bpl
+	movzbl %bpl, %ebp
+	addq %r14, %r13
+	adcx %r9, %rbx
+	adcx %r15, %r10
+	adcx %rdi, %r11
+	leaq (%rdx,%rbp), %rdx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 16(%rax), %rdx
+	mulx 0(%rcx), %r9, %rbp
+	mulx 8(%rcx), %r12, %r14
+	movq %rsi, 80(%rsp)
+	mulx 16(%rcx), %r15, %rsi
+	addq %rbp, %r12
+	adcx %r14, %r15
+	mulx 24(%rcx), %rbp, %r14
+	adcx %rsi, %rbp
+	adcq $0, %r14
+	addq %r9, %rbx
+	adcx %r12, %r10
+	adcx %r15, %r11
+	adcx %rbp, %rdi
+	movq 24(%rax), %rdx
+	mulx 24(%rcx), %rsi, %r9
+	mulx 0(%rcx), %rbp, %r12
+	movq %rbx, %xmm1
+	mulx 8(%rcx), %r15, %rbx
+	adcq $0, %r14
+	mulx 16(%rcx), %rdx, %rax
+	addq %r12, %r15
+	adcx %rbx, %rdx
+	adcx %rax, %rsi
 	setc %al
 	movzbl %al, %eax
-	leaq (%r8,%rax), %r8
-	addq %r10, %r14
-	adcx %r12, %r11
-	adcx %r15, %rbp
-	adcx %rdx, %r13
-	adcq $0, %r8
-	movq 16(%rcx), %rdx
-	mulx 0(%rsi), %rax, %rdi
-	mulx 8(%rsi), %r10, %rbx
-	mulx 16(%rsi), %r12, %r15
-	movq %r14, 96(%rsp)
-	mulx 24(%rsi), %rdx, %r14
-	addq %rdi, %r10
-	adcx %rbx, %r12
-	adcx %r15, %rdx
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%r14,%rdi), %r14
-	addq %rax, %r11
-	adcx %r10, %rbp
-	adcx %r12, %r13
-	adcx %rdx, %r8
-	adcq $0, %r14
-	movq 24(%rcx), %rdx
-	mulx 8(%rsi), %rax, %rdi
-	mulx 16(%rsi), %r10, %rbx
-	mulx 24(%rsi), %r12, %r15
-	mulx 0(%rsi), %rdx, %rcx
-	addq %rcx, %rax
-	adcx %rdi, %r10
-	adcx %rbx, %r12
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r15,%rcx), %r15
-	addq %rdx, %rbp
-	adcx %rax, %r13
-	adcx %r10, %r8
-	adcx %r12, %r14
-	adcq $0, %r15
+	addq %rbp, %r10
+	adcx %r15, %r11
+	leaq (%r9,%rax), %r9
+	adcx %rdx, %rdi
 	movl $38, %edx
-	mulx %r13, %r13, %rax
+	mulx %rdi, %rdi, %rax
+	adcx %rsi, %r14
+	adcq $0, %r9
 	movl $38, %edx
-	mulx %r8, %r8, %rcx
+	mulx %r9, %r9, %rcx
+	movl $38, %edx
+	mulx %r11, %r11, %rsi
+	addq %rsi, %rdi
 	movl $38, %edx
 	mulx %r14, %r14, %rsi
+	adcx %rax, %r14
+	adcx %rsi, %r9
+	adcq $0, %rcx
+	addq %r11, %r8
+	adcx %rdi, %r13
+	movq %xmm1, %rax
+	adcx %r14, %rax
+	adcx %r9, %r10
+	adcq $0, %rcx
 	movl $38, %edx
-	mulx %r15, %r15, %rdi
-	addq %rax, %r8
-	adcx %rcx, %r14
-	adcx %rsi, %r15
-	setc %al
-	movzbl %al, %eax
-	leaq (%rdi,%rax), %rdi
-	addq %r13, %r9
-	movq 96(%rsp), %rax
-	adcx %r8, %rax
-	adcx %r14, %r11
-	adcx %r15, %rbp
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%rdi,%rcx), %rdi
-	movl $38, %edx
-	mulx %rdi, %rdi, %rcx
-	addq %rdi, %r9
+	mulx %rcx, %rcx, %rsi
+	addq %rcx, %r8
+	adcq $0, %r13
 	adcq $0, %rax
-	adcq $0, %r11
-	adcq $0, %rbp
+	adcq $0, %r10
 	movl $38, %ecx
 	movl $0, %esi
 	cmovcq %rcx, %rsi
-	addq %rsi, %r9
+	addq %rsi, %r8
+	adcq $0, %r13
 	adcq $0, %rax
-	adcq $0, %r11
-	adcq $0, %rbp
+	adcq $0, %r10
 	movq 280(%rsp), %rcx
 	movq 0(%rcx), %rdx
 	movq 248(%rsp), %rsi
-	mulx 0(%rsi), %rdi, %r8
-	mulx 8(%rsi), %r10, %rbx
-	mulx 16(%rsi), %r12, %r13
-	mulx 24(%rsi), %r14, %r15
-	addq %r8, %r10
-	adcx %rbx, %r12
-	adcx %r13, %r14
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%r15,%r8), %r15
+	mulx 0(%rsi), %rdi, %r9
+	mulx 16(%rsi), %r11, %rbx
+	mulx 24(%rsi), %rbp, %r12
+	mulx 8(%rsi), %r14, %r15
+	addq %r9, %r14
+	adcx %r15, %r11
 	movq 8(%rcx), %rdx
-	mulx 0(%rsi), %r8, %rbx
-	movq %rbp, 96(%rsp)
-	mulx 8(%rsi), %r13, %rbp
-	movq %r11, 104(%rsp)
-	movq %rax, 112(%rsp)
-	mulx 16(%rsi), %r11, %rax
-	movq %r9, 120(%rsp)
-	mulx 24(%rsi), %rdx, %r9
-	addq %rbx, %r13
-	adcx %rbp, %r11
-	adcx %rax, %rdx
-	setc %al
-	movzbl %al, %eax
-	addq %r8, %r10
-	leaq (%r9,%rax), %r9
-	adcx %r13, %r12
-	adcx %r11, %r14
-	adcx %rdx, %r15
-	adcq $0, %r9
-	movq 16(%rcx), %rdx
-	mulx 0(%rsi), %rax, %r8
-	mulx 8(%rsi), %r11, %rbx
-	mulx 16(%rsi), %rbp, %r13
-	addq %r8, %r11
+	mulx 0(%rsi), %r9, %r15
 	adcx %rbx, %rbp
-	mulx 24(%rsi), %r8, %rbx
-	adcx %r13, %r8
-	setc %dl
-	movzbl %dl, %edx
-	leaq (%rbx,%rdx), %rbx
-	addq %rax, %r12
-	adcx %r11, %r14
-	adcx %rbp, %r15
-	adcx %r8, %r9
-	adcq $0, %rbx
+	movq %r10, 88(%rsp)
+	mulx 8(%rsi), %rbx, %r10
+	adcq $0, %r12
+	movq %rax, 96(%rsp)
+	movq %r13, 104(%rsp)
+	mulx 16(%rsi), %rax, %r13
+	movq %r8, 112(%rsp)
+	mulx 24(%rsi), %rdx, %r8
+	addq %r15, %rbx
+	adcx %r10, %rax
+	adcx %r13, %rdx
+	adcq $0, %r8
+	addq %r9, %r14
+	adcx %rbx, %r11
+	adcx %rax, %rbp
+	adcx %rdx, %r12
+	adcq $0, %r8
+	movq 16(%rcx), %rdx
+	mulx 0(%rsi), %rax, %r9
+	mulx 8(%rsi), %r10, %rbx
+	mulx 16(%rsi), %r13, %r15
+	addq %r9, %r10
+	mulx 24(%rsi), %r9, %rdx
+	adcx %rbx, %r13
+	adcx %r15, %r9
+	setc %bl
+	movzbl %bl, %ebx
+	addq %rax, %r11
+	adcx %r10, %rbp
+	adcx %r13, %r12
+	adcx %r9, %r8
+	leaq (%rdx,%rbx), %rdx
+	movq %rdx, %rax
 	movq 24(%rcx), %rdx
-	mulx 8(%rsi), %rax, %r8
-	mulx 16(%rsi), %r11, %rbp
-	movq %r12, 128(%rsp)
-	mulx 24(%rsi), %r13, %r12
-	mulx 0(%rsi), %rdx, %rcx
-	addq %rcx, %rax
-	adcx %r8, %r11
-	adcx %rbp, %r13
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r12,%rcx), %r12
-	addq %rdx, %r14
-	adcx %rax, %r15
-	adcx %r11, %r9
-	adcx %r13, %rbx
+	mulx 0(%rsi), %r9, %r10
+	mulx 8(%rsi), %rbx, %r13
+	adcq $0, %rax
+	movq %r11, 120(%rsp)
+	mulx 16(%rsi), %r15, %r11
+	addq %r10, %rbx
+	adcx %r13, %r15
+	mulx 24(%rsi), %r10, %r13
+	adcx %r11, %r10
+	adcq $0, %r13
+	addq %r9, %rbp
+	adcx %rbx, %r12
+	adcx %r15, %r8
+	adcx %r10, %rax
+	adcq $0, %r13
+	movl $38, %edx
+	mulx %r8, %r8, %rcx
+	movl $38, %edx
+	mulx %rax, %rax, %rsi
+	movl $38, %edx
+	mulx %r12, %r12, %r9
+	addq %r9, %r8
+	adcx %rcx, %rax
+	movl $38, %edx
+	mulx %r13, %r13, %rcx
+	adcx %rsi, %r13
+	adcq $0, %rcx
+	addq %r12, %rdi
+	adcx %r8, %r14
+	movq 120(%rsp), %rsi
+	adcx %rax, %rsi
+	adcx %r13, %rbp
+	adcq $0, %rcx
+	movl $38, %edx
+	mulx %rcx, %rcx, %rax
+	addq %rcx, %rdi
+	adcq $0, %r14
+	adcq $0, %rsi
+	adcq $0, %rbp
+	movl $38, %eax
+	movl $0, %ecx
+	cmovcq %rax, %rcx
+	addq %rcx, %rdi
+	adcq $0, %r14
+	adcq $0, %rsi
+	adcq $0, %rbp
+	movq 80(%rsp), %rax
+	movq %rax, %rcx
+	subq 56(%rsp), %rcx
+	movq 72(%rsp), %r8
+	movq %r8, %r9
+	sbbq 48(%rsp), %r9
+	movq %xmm0, %r10
+	movq %r10, %r11
+	sbbq 40(%rsp), %r11
+	movq 64(%rsp), %rdx
+	movq %rdx, %rbx
+	sbbq 32(%rsp), %rbx
+	sbbq %r12, %r12
+	andl $38, %r12d
+	subq %r12, %rcx
+	sbbq $0, %r9
+	sbbq $0, %r11
+	sbbq $0, %rbx
+	movl $38, %r12d
+	movl $0, %r13d
+	cmovcq %r12, %r13
+	subq %r13, %rcx
+	movq %rdi, %r12
+	subq 112(%rsp), %r12
+	movq %r14, %r13
+	sbbq 104(%rsp), %r13
+	movq %rsi, %r15
+	sbbq 96(%rsp), %r15
+	movq %r11, 120(%rsp)
+	movq %rbp, %r11
+	sbbq 88(%rsp), %r11
+	movq %r9, 128(%rsp)
+	movl $38, %r9d
+	movl $0, %edx
+	cmovcq %r9, %rdx
+	subq %rdx, %r12
+	sbbq $0, %r13
+	sbbq $0, %r15
+	sbbq $0, %r11
+	movq %rbx, %rdx
+	mulx %r13, %r9, %rbx
+	movq %r11, %xmm1
+	movl $38, %r11d
+	movq %rbx, 136(%rsp)
+	movl $0, %ebx
+	cmovcq %r11, %rbx
+	addq 112(%rsp), %rdi
+	adcx 104(%rsp), %r14
+	adcx 96(%rsp), %rsi
+	adcx 88(%rsp), %rbp
+	movl $38, %r11d
+	movq %r9, 88(%rsp)
+	movl $0, %r9d
+	cmovcq %r11, %r9
+	movq %rdx, %r11
+	movq %rcx, %rdx
+	movq %r13, 96(%rsp)
+	mulx %r15, %rcx, %r13
+	addq %r9, %rdi
+	adcq $0, %r14
+	adcq $0, %rsi
+	adcq $0, %rbp
+	movl $38, %r9d
+	movq %rbp, 104(%rsp)
+	movl $0, %ebp
+	cmovcq %r9, %rbp
+	addq %rbp, %rdi
+	subq %rbx, %r12
+	addq 56(%rsp), %rax
+	adcx 48(%rsp), %r8
+	adcx 40(%rsp), %r10
+	movq 64(%rsp), %r9
+	adcx 32(%rsp), %r9
+	sbbq %rbx, %rbx
+	andl $38, %ebx
+	addq %rbx, %rax
+	adcq $0, %r8
+	movq %rdx, %rbx
+	movq %rsi, %rdx
+	mulx %r8, %rsi, %rbp
+	adcq $0, %r10
+	adcq $0, %r9
+	movq %r9, 32(%rsp)
+	movl $38, %r9d
+	movq %rbp, 40(%rsp)
+	movl $0, %ebp
+	cmovcq %r9, %rbp
+	addq %rbp, %rax
+	mulx %rax, %r9, %rbp
+	movq %rdx, 48(%rsp)
+	movq %r12, %rdx
+	movq %rsi, 56(%rsp)
+	mulx %rbx, %r12, %rsi
+	movq %rbp, 64(%rsp)
+	movq %r9, 72(%rsp)
+	mulx 128(%rsp), %rbp, %r9
+	movq %r14, 80(%rsp)
+	movq %rax, 112(%rsp)
+	mulx 120(%rsp), %r14, %rax
+	addq %rsi, %rbp
+	movq %rdi, 144(%rsp)
+	mulx %r11, %rsi, %rdi
+	adcx %r9, %r14
+	adcx %rax, %rsi
+	adcq $0, %rdi
+	movq %rdx, %rax
+	movq 96(%rsp), %rdx
+	movq %rax, 152(%rsp)
+	mulx 128(%rsp), %r9, %rax
+	movq %r8, %rdx
+	movq %r12, 160(%rsp)
+	mulx 120(%rsp), %r8, %r12
+	movq %rdx, %xmm0
+	movq 96(%rsp), %rdx
+	movq %r12, 168(%rsp)
+	movq %r8, 176(%rsp)
+	mulx 120(%rsp), %r12, %r8
+	movq %r10, 184(%rsp)
+	movq %rcx, %xmm2
+	mulx %rbx, %r10, %rcx
+	addq %rcx, %r9
+	adcx %rax, %r12
+	movq 88(%rsp), %rax
+	adcx %r8, %rax
+	movq 136(%rsp), %rcx
+	adcq $0, %rcx
+	addq %r10, %rbp
+	adcx %r9, %r14
+	adcx %r12, %rsi
+	adcx %rax, %rdi
+	adcq $0, %rcx
+	movq %rdx, %rax
+	movq %r15, %rdx
+	mulx 128(%rsp), %r8, %r9
+	addq %r13, %r8
+	mulx 120(%rsp), %r10, %r12
+	mulx %r11, %r13, %r15
+	adcx %r9, %r10
+	adcx %r12, %r13
+	movq %xmm2, %r9
+	setc %r12b
+	movzbl %r12b, %r12d
+	addq %r9, %r14
+	adcx %r8, %rsi
+	adcx %r10, %rdi
+	leaq (%r15,%r12), %r15
+	adcx %r13, %rcx
+	adcq $0, %r15
+	movq %rdx, %r8
+	movq %xmm1, %rdx
+	mulx %rbx, %r9, %r10
+	mulx 128(%rsp), %r12, %r13
+	addq %r10, %r12
+	movq %r8, 88(%rsp)
+	mulx 120(%rsp), %r10, %r8
+	adcx %r13, %r10
+	mulx %r11, %r13, %rax
+	adcx %r8, %r13
+	adcq $0, %rax
+	testq %rsi, %rsi
+	adox %r9, %rsi
+	adox %r12, %rdi
+	adox %r10, %rcx
+	adox %r13, %r15
+	movl $0, %r8d
+	adox %r8, %rax
+	movq %rdx, %r8
+	movl $38, %edx
+	mulx %rdi, %rdi, %r9
+	movq %r15, %rdx
+	movl $38, %r10d
+	mulx %r10, %r10, %r12
+	movl $38, %edx
+	mulx %rax, %rax, %r13
+	movl $38, %edx
+	mulx %rcx, %rcx, %r15
+	adcx %r9, %rcx
+	adcx %r15, %r10
+	adcx %r12, %rax
+	movq 184(%rsp), %rdx
+	mulx 128(%rsp), %r9, %r12
+	adcq $0, %r13
+	movq 160(%rsp), %r15
+	addq %rdi, %r15
+	adcx %rcx, %rbp
+	adcx %r10, %r14
+	adcx %rax, %rsi
+	adcq $0, %r13
+	movq %rdx, %rax
+	movl $38, %edx
+	mulx %r13, %r13, %rcx
+	testq %r15, %r15
+	adox %r13, %r15
+	movl $0, %ecx
+	adox %rcx, %rbp
+	movl $0, %ecx
+	adox %rcx, %r14
+	movl $0, %ecx
+	adox %rcx, %rsi
+	movl $38, %ecx
+	movl $0, %edi
+	cmovoq %rcx, %rdi
+	adcx %rdi, %r15
+	movq 24(%rsp), %rcx
+	movq %r15, 0(%rcx)
+	adcq $0, %rbp
+	movq %rbp, 8(%rcx)
+	adcq $0, %r14
+	movq 112(%rsp), %rdx
+	mulx 144(%rsp), %rdi, %r10
+	adcq $0, %rsi
+	mulx 80(%rsp), %rbp, %r13
+	mulx 104(%rsp), %r15, %r8
+	addq %r10, %rbp
+	movq %r14, 16(%rcx)
+	movq 72(%rsp), %r10
+	adcx %r13, %r10
+	adcx 64(%rsp), %r15
+	adcq $0, %r8
+	movq %rdx, %r13
+	movq %xmm0, %rdx
+	movq %r12, 64(%rsp)
+	mulx 144(%rsp), %r14, %r12
+	movq %r9, 72(%rsp)
+	movq %r11, 136(%rsp)
+	mulx 80(%rsp), %r9, %r11
+	movq %rsi, 24(%rcx)
+	addq %r12, %r9
+	movq 56(%rsp), %rcx
+	adcx %r11, %rcx
+	mulx 104(%rsp), %rsi, %r11
+	adcx 40(%rsp), %rsi
+	setc %r12b
+	movzbl %r12b, %r12d
+	leaq (%r11,%r12), %r11
+	addq %r14, %rbp
+	adcx %r9, %r10
+	adcx %rcx, %r15
+	adcx %rsi, %r8
+	adcq $0, %r11
+	movq %rdx, %rcx
+	movq %rax, %rdx
+	mulx 144(%rsp), %rax, %rsi
+	mulx 80(%rsp), %r9, %r12
+	addq %rsi, %r9
+	mulx 48(%rsp), %rsi, %r14
+	mulx 104(%rsp), %rcx, %r13
+	adcx %r12, %rsi
+	adcx %r14, %rcx
+	adcq $0, %r13
+	addq %rax, %r10
+	adcx %r9, %r15
+	adcx %rsi, %r8
+	adcx %rcx, %r11
+	adcq $0, %r13
+	movq %rdx, %rax
+	movq 32(%rsp), %rdx
+	mulx 144(%rsp), %rcx, %rsi
+	mulx 48(%rsp), %r9, %r12
+	mulx 80(%rsp), %r14, %rax
+	addq %rsi, %r14
+	adcx %rax, %r9
+	mulx %rbx, %rax, %rsi
+	movq %rax, 24(%rsp)
+	movq %rsi, 40(%rsp)
+	mulx 104(%rsp), %rax, %rsi
+	adcx %r12, %rax
+	adcq $0, %rsi
+	addq %rcx, %r15
+	adcx %r14, %r8
+	adcx %r9, %r11
+	adcx %rax, %r13
+	adcq $0, %rsi
+	movq %rdx, %rax
+	movl $38, %edx
+	mulx %r11, %r11, %rcx
+	movl $38, %edx
+	mulx %r8, %r8, %r9
+	movl $38, %edx
+	mulx %rsi, %rsi, %r12
+	addq %r9, %r11
+	movl $38, %edx
+	mulx %r13, %r13, %r9
+	adcx %rcx, %r13
+	adcx %r9, %rsi
+	adcq $0, %r12
+	addq %r8, %rdi
+	adcx %r11, %rbp
+	adcx %r13, %r10
+	adcx %rsi, %r15
 	adcq $0, %r12
 	movl $38, %edx
-	mulx %r15, %r15, %rax
-	movl $38, %edx
-	mulx %r9, %r9, %rcx
-	testq %r9, %r9
-	adox %rax, %r9
-	movl $38, %edx
-	mulx %rbx, %rbx, %rax
-	adox %rcx, %rbx
-	movl $38, %edx
 	mulx %r12, %r12, %rcx
-	adox %rax, %r12
-	seto %al
-	movzbl %al, %eax
-	leaq (%rcx,%rax), %rcx
-	adcx %r15, %rdi
-	adcx %r9, %r10
-	movq 128(%rsp), %rax
-	adcx %rbx, %rax
-	adcx %r12, %r14
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%rcx,%rsi), %rcx
-	movl $38, %edx
-	mulx %rcx, %rcx, %rsi
-	addq %rcx, %rdi
+	addq %r12, %rdi
+	adcq $0, %rbp
 	adcq $0, %r10
-	adcq $0, %rax
-	adcq $0, %r14
+	adcq $0, %r15
 	movl $38, %ecx
 	movl $0, %esi
 	cmovcq %rcx, %rsi
 	addq %rsi, %rdi
+	adcq $0, %rbp
 	adcq $0, %r10
-	adcq $0, %rax
-	adcq $0, %r14
-	movq 88(%rsp), %rcx
-	movq %rcx, %rsi
-	subq 56(%rsp), %rsi
-	movq 80(%rsp), %r8
-	movq %r8, %r9
-	sbbq 48(%rsp), %r9
-	movq 72(%rsp), %r11
-	movq %r11, %rdx
-	sbbq 40(%rsp), %rdx
-	movq 64(%rsp), %rbx
-	movq %rbx, %rbp
-	sbbq 32(%rsp), %rbp
-	movl $38, %r12d
-	movl $0, %r13d
-	cmovcq %r12, %r13
-	subq %r13, %rsi
-	sbbq $0, %r9
-	sbbq $0, %rdx
-	sbbq $0, %rbp
-	movl $38, %r12d
-	movl $0, %r13d
-	cmovcq %r12, %r13
-	subq %r13, %rsi
-	movq %rdi, %r12
-	subq 120(%rsp), %r12
-	movq %r10, %r13
-	sbbq 112(%rsp), %r13
-	movq %rax, %r15
-	sbbq 104(%rsp), %r15
-	movq %rbp, 128(%rsp)
-	movq %r14, %rbp
-	sbbq 96(%rsp), %rbp
-	movq %rdx, 136(%rsp)
+	adcq $0, %r15
+	movq 16(%rsp), %rcx
+	movq %rdi, 0(%rcx)
+	movq %rbp, 8(%rcx)
+	movq %r10, 16(%rcx)
+	movq %r15, 24(%rcx)
+	movq 128(%rsp), %rdx
+	mulx 112(%rsp), %rcx, %rsi
+	movq %rdx, %rdi
+	movq 120(%rsp), %rdx
+	mulx 112(%rsp), %r8, %r9
+	movq %rdx, %r10
+	movq 112(%rsp), %rdx
+	mulx 136(%rsp), %r11, %rbp
+	movq %rdx, %r12
+	movq %rbx, %rdx
+	mulx %r12, %r12, %rbx
+	addq %rbx, %rcx
+	adcx %rsi, %r8
+	adcx %r9, %r11
+	adcq $0, %rbp
+	movq %xmm0, %rsi
+	mulx %rsi, %r9, %rbx
+	movq %rdx, %r13
+	movq %rsi, %rdx
+	mulx %rdi, %rsi, %r14
+	addq %rbx, %rsi
+	movq 176(%rsp), %rbx
+	adcx %r14, %rbx
+	mulx 136(%rsp), %r14, %r15
+	adcx 168(%rsp), %r14
+	adcq $0, %r15
+	addq %r9, %rcx
+	adcx %rsi, %r8
+	adcx %rbx, %r11
+	adcx %r14, %rbp
+	adcq $0, %r15
+	movq 184(%rsp), %rdx
+	mulx 136(%rsp), %rsi, %r9
+	mulx %r13, %r13, %rbx
+	movq 72(%rsp), %r14
+	addq %rbx, %r14
+	mulx %r10, %rbx, %rdx
+	adcx 64(%rsp), %rbx
+	adcx %rdx, %rsi
+	setc %dl
+	movzbl %dl, %edx
+	addq %r13, %r8
+	adcx %r14, %r11
+	leaq (%r9,%rdx), %r9
+	adcx %rbx, %rbp
+	adcx %rsi, %r15
+	adcq $0, %r9
+	movq %rax, %rdx
+	mulx %rdi, %rdi, %rax
+	mulx %r10, %r10, %rsi
+	mulx 136(%rsp), %rbx, %r13
+	addq 40(%rsp), %rdi
+	adcx %rax, %r10
+	adcx %rsi, %rbx
+	adcq $0, %r13
+	addq 24(%rsp), %r11
+	adcx %rdi, %rbp
+	adcx %r10, %r15
+	adcx %rbx, %r9
+	adcq $0, %r13
 	movl $38, %edx
-	movq %r9, 144(%rsp)
-	movl $0, %r9d
-	cmovcq %rdx, %r9
-	subq %r9, %r12
-	sbbq $0, %r13
-	sbbq $0, %r15
-	sbbq $0, %rbp
-	movl $38, %r9d
-	movl $0, %edx
-	cmovcq %r9, %rdx
-	addq 120(%rsp), %rdi
-	adcx 112(%rsp), %r10
-	adcx 104(%rsp), %rax
-	adcx 96(%rsp), %r14
-	movl $38, %r9d
-	movq %rbp, 96(%rsp)
-	movl $0, %ebp
-	cmovcq %r9, %rbp
-	addq %rbp, %rdi
-	adcq $0, %r10
+	mulx %rbp, %rbp, %rax
+	movl $38, %edx
+	mulx %r9, %r9, %rsi
+	movl $38, %edx
+	mulx %r15, %r15, %rdi
+	addq %rax, %r15
+	adcx %rdi, %r9
+	movl $38, %edx
+	mulx %r13, %r13, %rax
+	adcx %rsi, %r13
 	adcq $0, %rax
-	adcq $0, %r14
-	movl $38, %r9d
-	movl $0, %ebp
-	cmovcq %r9, %rbp
-	addq %rbp, %rdi
-	addq 56(%rsp), %rcx
-	adcx 48(%rsp), %r8
-	adcx 40(%rsp), %r11
-	adcx 32(%rsp), %rbx
-	movl $38, %r9d
-	movl $0, %ebp
-	cmovcq %r9, %rbp
-	addq %rbp, %rcx
+	addq %rbp, %r12
+	adcx %r15, %rcx
+	adcx %r9, %r8
+	adcx %r13, %r11
+	adcq $0, %rax
+	movl $38, %edx
+	mulx %rax, %rax, %rsi
+	addq %rax, %r12
+	adcq $0, %rcx
 	adcq $0, %r8
 	adcq $0, %r11
-	adcq $0, %rbx
-	movl $38, %r9d
-	movl $0, %ebp
-	cmovcq %r9, %rbp
-	addq %rbp, %rcx
-	subq %rdx, %r12
-	movq %r12, %rdx
-	mulx %rsi, %r9, %rbp
-	movq %rbx, 32(%rsp)
-	mulx 144(%rsp), %r12, %rbx
-	movq %r11, 40(%rsp)
-	movq %r14, 48(%rsp)
-	mulx 136(%rsp), %r11, %r14
-	movq %rax, 56(%rsp)
-	movq %r10, 64(%rsp)
-	mulx 128(%rsp), %rax, %r10
-	addq %rbp, %r12
-	adcx %rbx, %r11
-	adcx %r14, %rax
-	setc %bl
-	movzbl %bl, %ebx
-	leaq (%r10,%rbx), %r10
-	movq %rdx, %rbx
-	movq %r13, %rdx
-	mulx %rsi, %rbp, %r13
-	movq %rbx, 72(%rsp)
-	mulx 136(%rsp), %r14, %rbx
-	movq %rdi, 80(%rsp)
-	movq %r9, %xmm0
-	mulx 128(%rsp), %rdi, %r9
-	movq %rcx, 88(%rsp)
-	movq %r8, 104(%rsp)
-	mulx 144(%rsp), %rcx, %r8
-	movq %rdx, 112(%rsp)
-	movq %r15, %rdx
-	movq %rsi, 120(%rsp)
-	mulx 136(%rsp), %r15, %rsi
-	addq %r13, %rcx
-	adcx %r8, %r14
-	adcx %rbx, %rdi
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%r9,%r8), %r9
-	addq %rbp, %r12
-	adcx %rcx, %r11
-	adcx %r14, %rax
-	adcx %rdi, %r10
-	adcq $0, %r9
-	mulx 120(%rsp), %rcx, %rdi
-	mulx 144(%rsp), %r8, %rbx
-	mulx 128(%rsp), %rbp, %r13
-	addq %rdi, %r8
-	adcx %rbx, %r15
-	adcx %rsi, %rbp
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%r13,%rsi), %r13
-	addq %rcx, %r11
-	adcx %r8, %rax
-	adcx %r15, %r10
-	movq %rdx, %rcx
-	movq 96(%rsp), %rdx
-	mulx 144(%rsp), %rsi, %rdi
-	movq %rdx, %r8
-	movq 120(%rsp), %rdx
-	mulx 104(%rsp), %rbx, %r14
-	adcx %rbp, %r9
-	adcq $0, %r13
-	mulx %r8, %rbp, %r15
-	movq %r8, %rdx
-	movq %rcx, 152(%rsp)
-	mulx 136(%rsp), %r8, %rcx
-	addq %r15, %rsi
-	movq %rbx, 160(%rsp)
-	mulx 128(%rsp), %r15, %rbx
-	adcx %rdi, %r8
-	adcx %rcx, %r15
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%rbx,%rcx), %rbx
-	addq %rbp, %rax
-	adcx %rsi, %r10
-	movq %rdx, %rcx
-	movl $38, %edx
-	mulx %r10, %r10, %rsi
-	adcx %r8, %r9
-	adcx %r15, %r13
-	adcq $0, %rbx
-	movl $38, %edx
-	mulx %rbx, %rbx, %rdi
-	movl $38, %edx
-	mulx %r9, %r9, %r8
-	movl $38, %edx
-	mulx %r13, %r13, %rbp
-	addq %rsi, %r9
-	adcx %r8, %r13
-	movq 88(%rsp), %rdx
-	mulx 136(%rsp), %rsi, %r8
-	adcx %rbp, %rbx
-	setc %bpl
-	movzbl %bpl, %ebp
-	leaq (%rdi,%rbp), %rdi
-	movq %xmm0, %rbp
-	addq %r10, %rbp
-	adcx %r9, %r12
-	adcx %r13, %r11
-	adcx %rbx, %rax
-	setc %r9b
-	movzbl %r9b, %r9d
-	leaq (%rdi,%r9), %rdi
-	movq %rdx, %r9
-	movl $38, %edx
-	mulx %rdi, %rdi, %r10
-	addq %rdi, %rbp
-	adcq $0, %r12
+	movl $38, %eax
+	movl $0, %esi
+	cmovcq %rax, %rsi
+	addq %rsi, %r12
+	movq 8(%rsp), %rax
+	movq %r12, 0(%rax)
+	adcq $0, %rcx
+	movq %rcx, 8(%rax)
+	adcq $0, %r8
+	movq %r8, 16(%rax)
 	adcq $0, %r11
-	adcq $0, %rax
-	movl $38, %edi
-	movl $0, %r10d
-	cmovcq %rdi, %r10
-	addq %r10, %rbp
-	adcq $0, %r12
-	movq 24(%rsp), %rdi
-	movq %rbp, 0(%rdi)
-	adcq $0, %r11
-	adcq $0, %rax
-	movq %r12, 8(%rdi)
-	movq %r11, 16(%rdi)
-	movq %rax, 24(%rdi)
-	movq %r9, %rdx
-	mulx 80(%rsp), %rax, %rdi
-	mulx 64(%rsp), %r9, %r10
-	mulx 56(%rsp), %r11, %rbx
-	mulx 48(%rsp), %rbp, %r12
-	addq %rdi, %r9
-	adcx %r10, %r11
-	adcx %rbx, %rbp
+	movq %r11, 24(%rax)
+	movq 144(%rsp), %rdx
+	mulx 96(%rsp), %rax, %rcx
+	mulx 88(%rsp), %rsi, %rdi
+	movq %xmm1, %r8
+	mulx %r8, %r9, %r10
+	movq %rdx, %r11
+	movq 152(%rsp), %rdx
+	mulx %r11, %r11, %rbx
+	addq %rbx, %rax
+	adcx %rcx, %rsi
+	mulx 80(%rsp), %rcx, %rbx
+	movq %rdx, %rbp
+	movq 80(%rsp), %rdx
+	mulx 96(%rsp), %r12, %r13
+	adcx %rdi, %r9
 	setc %dil
 	movzbl %dil, %edi
-	leaq (%r12,%rdi), %r12
-	movq %rdx, %rdi
-	movq 104(%rsp), %rdx
-	mulx 80(%rsp), %r10, %rbx
-	mulx 56(%rsp), %r13, %r15
-	movq %r14, 24(%rsp)
-	mulx 48(%rsp), %rcx, %r14
-	movq %r8, 168(%rsp)
-	movq %rsi, 176(%rsp)
-	mulx 64(%rsp), %r8, %rsi
-	addq %rbx, %r8
-	adcx %rsi, %r13
-	adcx %r15, %rcx
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%r14,%rsi), %r14
-	addq %r10, %r9
-	adcx %r8, %r11
-	adcx %r13, %rbp
-	adcx %rcx, %r12
+	addq %rbx, %r12
+	leaq (%r10,%rdi), %r10
+	mulx 88(%rsp), %rdi, %rbx
+	mulx %r8, %r14, %r15
+	adcx %r13, %rdi
+	adcx %rbx, %r14
+	adcq $0, %r15
+	addq %rcx, %rax
+	adcx %r12, %rsi
+	adcx %rdi, %r9
+	adcx %r14, %r10
+	movq 48(%rsp), %rdx
+	mulx 96(%rsp), %rcx, %rdi
+	mulx 88(%rsp), %rbx, %r12
+	mulx %r8, %r13, %r14
+	adcq $0, %r15
+	movq %rax, 8(%rsp)
+	mulx %rbp, %rdx, %rax
+	addq %rax, %rcx
+	adcx %rdi, %rbx
+	adcx %r12, %r13
 	adcq $0, %r14
-	movq %rdx, %rcx
-	movq 40(%rsp), %rdx
-	mulx 80(%rsp), %rsi, %r8
-	mulx 64(%rsp), %r10, %rbx
-	mulx 56(%rsp), %r13, %r15
-	mulx 48(%rsp), %rcx, %rdi
-	addq %r8, %r10
-	adcx %rbx, %r13
-	adcx %r15, %rcx
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%rdi,%r8), %rdi
-	addq %rsi, %r11
-	adcx %r10, %rbp
-	adcx %r13, %r12
-	adcx %rcx, %r14
-	adcq $0, %rdi
-	movq %rdx, %rcx
-	movq 32(%rsp), %rdx
-	mulx 80(%rsp), %rsi, %r8
-	mulx 64(%rsp), %r10, %rbx
-	mulx 56(%rsp), %r13, %r15
-	movq %r11, 184(%rsp)
-	mulx 48(%rsp), %rcx, %r11
-	addq %r8, %r10
-	adcx %rbx, %r13
-	adcx %r15, %rcx
-	setc %r8b
-	movzbl %r8b, %r8d
-	addq %rsi, %rbp
-	adcx %r10, %r12
-	adcx %r13, %r14
-	leaq (%r11,%r8), %r11
-	movq %rdx, %rsi
+	addq %rdx, %rsi
+	adcx %rcx, %r9
+	adcx %rbx, %r10
+	adcx %r13, %r15
+	adcq $0, %r14
+	movq 104(%rsp), %rdx
+	mulx %rbp, %rbp, %rax
+	mulx 88(%rsp), %rcx, %rdi
+	mulx %r8, %r8, %rbx
+	mulx 96(%rsp), %r12, %r13
+	addq %rax, %r12
+	adcx %r13, %rcx
+	adcx %rdi, %r8
+	adcq $0, %rbx
+	addq %rbp, %r9
+	adcx %r12, %r10
+	adcx %rcx, %r15
+	adcx %r8, %r14
+	adcq $0, %rbx
 	movl $38, %edx
-	mulx %r12, %r12, %r8
-	adcx %rcx, %rdi
-	adcq $0, %r11
+	mulx %rbx, %rbx, %rax
 	movl $38, %edx
 	mulx %r14, %r14, %rcx
 	movl $38, %edx
-	mulx %rdi, %rdi, %r10
-	addq %r8, %r14
+	mulx %r10, %r10, %rdi
 	movl $38, %edx
-	mulx %r11, %r11, %r8
-	adcx %rcx, %rdi
-	adcx %r10, %r11
-	setc %cl
-	movzbl %cl, %ecx
-	addq %r12, %rax
-	adcx %r14, %r9
-	leaq (%r8,%rcx), %r8
-	movq 184(%rsp), %rcx
-	adcx %rdi, %rcx
-	adcx %r11, %rbp
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%r8,%rdi), %r8
+	mulx %r15, %r15, %r8
+	addq %rdi, %r15
+	adcx %r8, %r14
+	adcx %rcx, %rbx
+	adcq $0, %rax
+	addq %r10, %r11
+	movq 8(%rsp), %rcx
+	adcx %r15, %rcx
+	adcx %r14, %rsi
+	adcx %rbx, %r9
+	adcq $0, %rax
 	movl $38, %edx
-	mulx %r8, %r8, %rdi
-	addq %r8, %rax
+	mulx %rax, %rax, %rdi
+	addq %rax, %r11
+	adcq $0, %rcx
+	adcq $0, %rsi
 	adcq $0, %r9
-	adcq $0, %rcx
-	adcq $0, %rbp
-	movl $38, %edi
-	movl $0, %r8d
-	cmovcq %rdi, %r8
-	addq %r8, %rax
-	adcq $0, %r9
-	adcq $0, %rcx
-	adcq $0, %rbp
-	movq 16(%rsp), %rdi
-	movq %rax, 0(%rdi)
-	movq %r9, 8(%rdi)
-	movq %rcx, 16(%rdi)
-	movq %rbp, 24(%rdi)
-	movq 88(%rsp), %rdx
-	mulx 120(%rsp), %rax, %rcx
-	mulx 144(%rsp), %rdi, %r8
-	addq %rcx, %rdi
-	mulx 128(%rsp), %rcx, %r9
-	movq 176(%rsp), %r10
-	adcx %r8, %r10
-	adcx 168(%rsp), %rcx
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%r9,%r8), %r9
-	movq 104(%rsp), %rdx
-	mulx 144(%rsp), %r8, %r11
-	mulx 136(%rsp), %rbx, %rbp
-	mulx 128(%rsp), %r12, %r13
-	addq 24(%rsp), %r8
-	adcx %r11, %rbx
-	adcx %rbp, %r12
-	setc %r11b
-	movzbl %r11b, %r11d
-	addq 160(%rsp), %rdi
-	leaq (%r13,%r11), %r13
-	adcx %r8, %r10
-	adcx %rbx, %rcx
-	adcx %r12, %r9
-	adcq $0, %r13
-	movq 40(%rsp), %rdx
-	mulx 120(%rsp), %r8, %r11
-	mulx 144(%rsp), %rbx, %rbp
-	mulx 136(%rsp), %r12, %r14
-	addq %r11, %rbx
-	adcx %rbp, %r12
-	mulx 128(%rsp), %r11, %rbp
-	adcx %r14, %r11
-	setc %dl
-	movzbl %dl, %edx
-	leaq (%rbp,%rdx), %rbp
-	addq %r8, %r10
-	adcx %rbx, %rcx
-	adcx %r12, %r9
-	adcx %r11, %r13
-	adcq $0, %rbp
-	movq %rsi, %rdx
-	mulx 120(%rsp), %rsi, %r8
-	mulx 144(%rsp), %r11, %rbx
-	mulx 136(%rsp), %r12, %r14
-	mulx 128(%rsp), %r15, %rdx
-	addq %r8, %r11
-	adcx %rbx, %r12
-	adcx %r14, %r15
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%rdx,%r8), %rdx
-	addq %rsi, %rcx
-	adcx %r11, %r9
-	adcx %r12, %r13
-	adcx %r15, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movl $38, %edx
-	mulx %r9, %r9, %r8
-	movl $38, %edx
-	mulx %r13, %r13, %r11
-	movl $38, %edx
-	mulx %rbp, %rbp, %rbx
-	movl $38, %edx
-	mulx %rsi, %rsi, %r12
-	addq %r8, %r13
-	movq 112(%rsp), %rdx
-	mulx 64(%rsp), %r8, %r14
-	adcx %r11, %rbp
-	adcx %rbx, %rsi
-	setc %r11b
-	movzbl %r11b, %r11d
-	leaq (%r12,%r11), %r12
-	addq %r9, %rax
-	adcx %r13, %rdi
-	adcx %rbp, %r10
-	adcx %rsi, %rcx
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%r12,%rsi), %r12
-	movq %rdx, %rsi
-	movq %r12, %rdx
-	movl $38, %r9d
-	mulx %r9, %r9, %r11
-	addq %r9, %rax
-	adcq $0, %rdi
-	movq 72(%rsp), %rdx
-	mulx 56(%rsp), %r9, %r11
-	adcq $0, %r10
-	adcq $0, %rcx
-	movl $38, %ebx
-	movl $0, %ebp
-	cmovcq %rbx, %rbp
-	addq %rbp, %rax
-	adcq $0, %rdi
-	adcq $0, %r10
-	adcq $0, %rcx
-	movq 8(%rsp), %rbx
-	movq %rax, 0(%rbx)
-	movq %rdi, 8(%rbx)
-	movq %r10, 16(%rbx)
-	movq %rcx, 24(%rbx)
-	mulx 80(%rsp), %rax, %rcx
-	movq %rdx, %rdi
-	movq 80(%rsp), %rdx
-	mulx %rsi, %r10, %rbx
-	addq %rcx, %r10
-	mulx 152(%rsp), %rcx, %rbp
-	mulx 96(%rsp), %r12, %r13
-	adcx %rbx, %rcx
-	adcx %rbp, %r12
-	setc %dl
-	movzbl %dl, %edx
-	leaq (%r13,%rdx), %r13
-	movq 64(%rsp), %rdx
-	mulx %rdi, %rbx, %rbp
-	movq %rax, 8(%rsp)
-	mulx 152(%rsp), %r15, %rax
-	addq %rbp, %r8
-	adcx %r14, %r15
-	mulx 96(%rsp), %rbp, %r14
-	adcx %rax, %rbp
-	setc %al
-	movzbl %al, %eax
-	addq %rbx, %r10
-	adcx %r8, %rcx
-	adcx %r15, %r12
-	adcx %rbp, %r13
-	leaq (%r14,%rax), %r14
-	adcq $0, %r14
-	movq 56(%rsp), %rdx
-	mulx %rsi, %rax, %r8
-	mulx 152(%rsp), %rbx, %rbp
-	mulx 96(%rsp), %r15, %rdx
-	addq %r11, %rax
-	adcx %r8, %rbx
-	adcx %rbp, %r15
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%rdx,%r8), %rdx
-	addq %r9, %rcx
-	adcx %rax, %r12
-	adcx %rbx, %r13
-	adcx %r15, %r14
-	adcq $0, %rdx
-	movq %rdx, %rax
-	movq 48(%rsp), %rdx
-	mulx %rdi, %rdi, %r8
-	mulx %rsi, %rsi, %r9
-	mulx 152(%rsp), %r11, %rbx
-	mulx 96(%rsp), %rbp, %r15
-	addq %r8, %rsi
-	adcx %r9, %r11
-	adcx %rbx, %rbp
-	setc %r8b
-	movzbl %r8b, %r8d
-	addq %rdi, %r12
-	adcx %rsi, %r13
-	adcx %r11, %r14
-	adcx %rbp, %rax
-	leaq (%r15,%r8), %r15
-	adcq $0, %r15
-	movl $38, %edx
-	mulx %r13, %r13, %rsi
-	movl $38, %edx
-	mulx %r14, %r14, %rdi
-	addq %rsi, %r14
-	movl $38, %edx
-	mulx %rax, %rax, %rsi
-	adcx %rdi, %rax
-	movl $38, %edx
-	mulx %r15, %r15, %rdi
-	adcx %rsi, %r15
-	movq 8(%rsp), %rsi
-	setc %r8b
-	movzbl %r8b, %r8d
-	addq %r13, %rsi
-	adcx %r14, %r10
-	adcx %rax, %rcx
-	adcx %r15, %r12
-	leaq (%rdi,%r8), %rdi
-	setc %al
-	movzbl %al, %eax
-	leaq (%rdi,%rax), %rdi
-	movl $38, %edx
-	mulx %rdi, %rdi, %rax
-	addq %rdi, %rsi
-	adcq $0, %r10
-	adcq $0, %rcx
-	adcq $0, %r12
 	movl $38, %eax
 	movl $0, %edi
 	cmovcq %rax, %rdi
-	addq %rdi, %rsi
-	adcq $0, %r10
-	adcq $0, %rcx
+	addq %rdi, %r11
 	movq 0(%rsp), %rax
-	movq %rsi, 0(%rax)
-	adcq $0, %r12
-	movq %r10, 8(%rax)
-	movq %rcx, 16(%rax)
-	movq %r12, 24(%rax)
+	movq %r11, 0(%rax)
+	adcq $0, %rcx
+	adcq $0, %rsi
+	adcq $0, %r9
+	movq %rcx, 8(%rax)
+	movq %rsi, 16(%rax)
+	movq %r9, 24(%rax)
 	addq $192, %rsp
 	popq %r15
 	popq %r14

@@ -6,18 +6,18 @@
  * Bounds:  those of the IR program
  * Alias:   X3 may equal X1, Y3 may equal Y1, Z3 may equal Z1
  * Time:    constant (no branch, no data-dependent address)
- * ABI:     System V AMD64; clobbers rax rcx rdx rsi rdi r8-r11, xmm spill registers and the flags; saves rbx rbp r12 r13 r14 r15
- * Stats:   1058 instructions, 57 spills, 81 reloads, 40 stack slots, 51 flag saves, 4 xmm spills (2 registers)
+ * ABI:     System V AMD64; clobbers rax rcx rdx rsi rdi r8-r11 and the flags; saves rbx rbp r12 r13 r14 r15
+ * Stats:   845 instructions, 47 spills, 61 reloads, 21 stack slots, 4 flag saves
  *
  * Source:    ge_double_adx.ir, function ge_double
  * Sha256:    150bee1ff0d880002d24f5bbdf9548e03ec9dfb52cbe487c74069f9fd3839485
  * Seed:      2
- * Evals:     20000 (bets 10, bet ratio 0.2; 64 evals/s, 312.9 s; 8265 kept, 0 wrong)
+ * Evals:     20000 (bets 10, bet ratio 0.2, bet 0 continued; 423 evals/s, 47.3 s; 3320 kept, 0 wrong)
  * CPU:       AMD EPYC
- * Measured:  148.80 ticks per call (median of 101 interleaved batches)
- * Baselines: gcc 339.94 ticks (gcc (Debian 12.2.0-14+deb12u1) 12.2.0), clang 223.45 ticks (Debian clang version 14.0.6); -O3 -march=native -mtune=native, same run
- * Speedup:   2.284 vs gcc, 1.502 vs clang
- * Checker:   PROVED (16 limbs: 16 identical, 0 linear, 0 by z3; 0.04 s)
+ * Measured:  292.09 ticks per call (median of 101 interleaved batches); the program's own order: the search's best (303.95 ticks) was not clearly faster
+ * Baselines: gcc 869.75 ticks (gcc (Debian 12.2.0-14+deb12u1) 12.2.0), clang 461.69 ticks (Debian clang version 14.0.6); -O3 -march=native -mtune=native, same run
+ * Speedup:   2.978 vs gcc, 1.581 vs clang
+ * Checker:   PROVED (16 limbs: 0 identical, 16 linear, 0 by z3; 0.03 s)
  */
 	.text
 	.globl	ecopt_ge_double_fused_adx
@@ -31,1051 +31,838 @@ ecopt_ge_double_fused_adx:
 	pushq %r13
 	pushq %r14
 	pushq %r15
-	subq $320, %rsp
+	subq $168, %rsp
 	movq %rdx, %rax
-	movq 16(%r8), %rdx
-	mulx %rdx, %r10, %r11
-	movq %rdx, %rbx
 	movq 0(%r8), %rdx
-	mulx 8(%r8), %rbp, %r12
-	mulx %rbx, %r13, %r14
-	movq %rdx, %r15
-	movq 24(%r8), %rdx
+	mulx 8(%r8), %r10, %r11
+	mulx 16(%r8), %rbx, %rbp
+	mulx 24(%r8), %r12, %r13
+	addq %r11, %rbx
+	adcx %rbp, %r12
+	adcq $0, %r13
+	movq %rdx, %r11
+	movq 8(%r8), %rdx
+	mulx 16(%r8), %rbp, %r14
 	movq %rcx, 0(%rsp)
-	movq %rax, 8(%rsp)
-	mulx %r15, %rcx, %rax
-	movq %rsi, 16(%rsp)
-	movq %rdi, 24(%rsp)
-	mulx 8(%r8), %rsi, %rdi
-	addq %r12, %r13
-	adcx %r14, %rcx
-	setc %r12b
-	movzbl %r12b, %r12d
-	leaq (%rax,%r12), %rax
-	movq %rdx, %r12
-	movq %rbx, %rdx
-	mulx 8(%r8), %rbx, %r14
-	addq %r14, %rsi
-	setc %r14b
-	movzbl %r14b, %r14d
-	addq %rbx, %rcx
-	movq %rdx, %rbx
-	movq %r12, %rdx
-	movq %r11, 32(%rsp)
-	mulx %rbx, %r12, %r11
-	leaq (%rdi,%r14), %rdi
-	adcx %rsi, %rax
-	adcq $0, %rdi
-	addq %r12, %rdi
-	setc %sil
-	movzbl %sil, %esi
-	addq %rbp, %rbp
-	leaq (%r11,%rsi), %r11
+	mulx 24(%r8), %r15, %rcx
+	addq %r14, %r15
+	adcq $0, %rcx
+	addq %rbp, %r12
+	adcx %r15, %r13
+	adcq $0, %rcx
+	movq %rdx, %rbp
+	movq 16(%r8), %rdx
+	mulx 24(%r8), %r14, %r15
+	addq %r14, %rcx
+	adcq $0, %r15
+	addq %r10, %r10
+	adcx %rbx, %rbx
+	adcx %r12, %r12
 	adcx %r13, %r13
 	adcx %rcx, %rcx
-	adcx %rax, %rax
-	adcx %rdi, %rdi
-	adcx %r11, %r11
-	setc %sil
-	movzbl %sil, %esi
-	movq %rdx, %r12
-	movq %r15, %rdx
-	mulx %rdx, %r14, %r15
-	movq 8(%r8), %rdx
-	movq %r9, 40(%rsp)
-	mulx %rdx, %rbx, %r9
-	addq %r15, %rbp
-	adcx %rbx, %r13
-	movq %rdx, %rbx
-	movq %r12, %rdx
-	mulx %rdx, %r12, %r15
-	adcx %r9, %rcx
-	adcx %r10, %rax
-	adcx 32(%rsp), %rdi
-	adcx %r12, %r11
-	adcx %r15, %rsi
-	movq %rdx, %r9
-	movl $38, %edx
-	mulx %rax, %rax, %r10
-	movq %rsi, %rdx
-	movl $38, %esi
-	mulx %rsi, %rsi, %r12
-	movq %r11, %rdx
-	movl $38, %r11d
-	mulx %r11, %r11, %r15
-	movq %rdi, %rdx
-	movl $38, %edi
-	mulx %rdi, %rdi, %rdx
-	addq %r10, %rdi
-	adcx %rdx, %r11
-	adcx %r15, %rsi
-	setc %r10b
-	movzbl %r10b, %r10d
-	addq %rax, %r14
-	adcx %rdi, %rbp
-	adcx %r11, %r13
-	leaq (%r12,%r10), %r12
-	adcx %rsi, %rcx
-	setc %al
-	movzbl %al, %eax
-	leaq (%r12,%rax), %r12
-	movl $38, %edx
-	mulx %r12, %r12, %rax
-	addq %r12, %r14
-	adcq $0, %rbp
-	adcq $0, %r13
-	adcq $0, %rcx
-	movl $38, %eax
-	movl $0, %esi
-	cmovcq %rax, %rsi
-	addq %rsi, %r14
-	adcq $0, %rbp
-	adcq $0, %r13
-	movq 40(%rsp), %rax
-	movq 0(%rax), %rdx
-	mulx 16(%rax), %rsi, %rdi
-	adcq $0, %rcx
-	mulx 8(%rax), %r10, %r11
-	addq %r11, %rsi
-	mulx 24(%rax), %r11, %r12
-	adcx %rdi, %r11
-	movq %rdx, %rdi
-	movq 24(%rax), %rdx
-	mulx 8(%rax), %r15, %r9
-	setc %bl
-	movzbl %bl, %ebx
-	leaq (%r12,%rbx), %r12
-	movq %rdx, %rbx
-	movq 16(%rax), %rdx
-	movq %r8, 32(%rsp)
-	movq %rcx, 48(%rsp)
-	mulx 8(%rax), %r8, %rcx
-	movq %r13, 56(%rsp)
-	movq %rbp, 64(%rsp)
-	mulx %rbx, %r13, %rbp
-	movq 8(%rax), %rdx
-	movq %r14, 72(%rsp)
-	mulx %rdx, %r14, %rbx
-	addq %rcx, %r15
-	setc %cl
-	movzbl %cl, %ecx
-	addq %r8, %r11
-	adcx %r15, %r12
-	leaq (%r9,%rcx), %r9
-	adcq $0, %r9
-	addq %r13, %r9
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%rbp,%rcx), %rbp
-	addq %r10, %r10
-	adcx %rsi, %rsi
-	movq %rdx, %rcx
-	movq %rdi, %rdx
-	mulx %rdx, %rdi, %r8
-	adcx %r11, %r11
-	adcx %r12, %r12
-	adcx %r9, %r9
-	movq %rdx, %r13
-	movq 24(%rax), %rdx
-	mulx %rdx, %r15, %rcx
-	adcx %rbp, %rbp
-	setc %dl
-	movzbl %dl, %edx
-	addq %r8, %r10
-	adcx %r14, %rsi
-	movq %rdx, %r8
-	movq 16(%rax), %rdx
-	mulx %rdx, %r14, %r13
-	adcx %rbx, %r11
-	adcx %r14, %r12
-	movq %rdx, %rbx
-	movq %r12, %rdx
-	movl $38, %r12d
-	mulx %r12, %r12, %r14
-	adcx %r13, %r9
-	adcx %r15, %rbp
-	movl $38, %edx
-	mulx %r9, %r9, %r13
-	adcx %rcx, %r8
-	movl $38, %edx
-	mulx %rbp, %rbp, %rcx
-	addq %r14, %r9
-	movl $38, %edx
-	mulx %r8, %r8, %r14
-	adcx %r13, %rbp
-	adcx %rcx, %r8
-	setc %cl
-	movzbl %cl, %ecx
-	addq %r12, %rdi
-	adcx %r9, %r10
-	adcx %rbp, %rsi
-	adcx %r8, %r11
-	leaq (%r14,%rcx), %r14
-	movq 376(%rsp), %rcx
-	movq 0(%rcx), %rdx
-	mulx 8(%rcx), %r8, %r9
-	setc %bpl
-	movzbl %bpl, %ebp
-	leaq (%r14,%rbp), %r14
-	movq %rdx, %rbp
-	movl $38, %edx
-	mulx %r14, %r14, %r12
-	addq %r14, %rdi
-	adcq $0, %r10
-	adcq $0, %rsi
-	adcq $0, %r11
-	movl $38, %edx
-	movl $0, %r12d
-	cmovcq %rdx, %r12
-	addq %r12, %rdi
-	adcq $0, %r10
-	adcq $0, %rsi
-	adcq $0, %r11
-	movq %rbp, %rdx
-	mulx 16(%rcx), %rbp, %r12
-	addq %r9, %rbp
-	movq %rdx, %r9
-	movq 8(%rcx), %rdx
-	mulx 16(%rcx), %r13, %r14
-	movq %rdx, %r15
-	movq %r9, %rdx
-	mulx 24(%rcx), %r9, %rbx
-	adcx %r12, %r9
-	setc %r12b
-	movzbl %r12b, %r12d
-	leaq (%rbx,%r12), %rbx
-	movq %rdx, %r12
-	movq 24(%rcx), %rdx
-	movq %r11, 80(%rsp)
-	mulx %r15, %rax, %r11
-	testq %rax, %rax
-	adox %r14, %rax
-	seto %r14b
+	adcx %r15, %r15
+	setc %r14b
 	movzbl %r14b, %r14d
-	leaq (%r11,%r14), %r11
-	testq %r9, %r9
-	adox %r13, %r9
-	adox %rax, %rbx
-	mulx 16(%rcx), %rax, %r13
-	movl $0, %r14d
-	adox %r14, %r11
-	adcx %rax, %r11
-	setc %al
-	movzbl %al, %eax
-	addq %r8, %r8
-	adcx %rbp, %rbp
-	adcx %r9, %r9
-	adcx %rbx, %rbx
-	adcx %r11, %r11
-	leaq (%r13,%rax), %r13
-	adcx %r13, %r13
-	movq %rdx, %rax
-	movq %r12, %rdx
-	mulx %rdx, %r12, %r14
-	setc %dl
-	movzbl %dl, %edx
-	addq %r14, %r8
-	movq %rdx, %r14
-	movq %r15, %rdx
-	mulx %rdx, %r15, %rdx
-	adcx %r15, %rbp
-	adcx %rdx, %r9
-	movq 16(%rcx), %rdx
-	mulx %rdx, %r15, %rdx
-	adcx %r15, %rbx
-	movq %rdx, %r15
-	movl $38, %edx
-	mulx %rbx, %rbx, %rdx
-	adcx %r15, %r11
-	movq %rdx, %r15
-	movq %rax, %rdx
-	mulx %rdx, %rax, %rdx
-	movq %rdx, %rcx
 	movq %r11, %rdx
-	movl $38, %r11d
-	mulx %r11, %r11, %rdx
-	adcx %rax, %r13
-	adcx %rcx, %r14
-	testq %r11, %r11
-	adox %r15, %r11
-	movq %rdx, %rax
-	movq %r14, %rdx
-	movl $38, %ecx
-	mulx %rcx, %rcx, %r14
-	movl $38, %edx
-	mulx %r13, %r13, %r15
-	adox %rax, %r13
-	adox %r15, %rcx
-	seto %al
-	movzbl %al, %eax
-	leaq (%r14,%rax), %r14
-	adcx %rbx, %r12
-	adcx %r11, %r8
-	adcx %r13, %rbp
-	adcx %rcx, %r9
-	setc %al
-	movzbl %al, %eax
-	leaq (%r14,%rax), %r14
-	movl $38, %edx
-	mulx %r14, %r14, %rax
-	addq %r14, %r12
-	adcq $0, %r8
-	adcq $0, %rbp
-	adcq $0, %r9
-	movl $38, %eax
-	movl $0, %ecx
-	cmovcq %rax, %rcx
-	addq %rcx, %r12
-	adcq $0, %r8
-	adcq $0, %rbp
-	adcq $0, %r9
-	addq %r12, %r12
-	adcx %r8, %r8
-	adcx %rbp, %rbp
-	adcx %r9, %r9
-	movl $38, %eax
-	movl $0, %ecx
-	cmovcq %rax, %rcx
-	addq %rcx, %r12
-	adcq $0, %r8
-	adcq $0, %rbp
-	adcq $0, %r9
-	movl $38, %eax
-	movl $0, %ecx
-	cmovcq %rax, %rcx
-	movq 72(%rsp), %rax
-	movq %rax, %r11
-	testq %r11, %r11
-	adox %rdi, %r11
-	movq 64(%rsp), %rdx
-	movq %rdx, %rbx
-	adox %r10, %rbx
-	movq 56(%rsp), %r13
-	movq %r13, %r14
-	adox %rsi, %r14
-	movq 48(%rsp), %r15
-	movq %r9, %xmm0
-	movq %r15, %r9
-	adox 80(%rsp), %r9
-	movq %rbp, 88(%rsp)
-	movl $38, %ebp
-	movq %r8, %xmm1
-	movl $0, %r8d
-	cmovoq %rbp, %r8
-	adcx %r8, %r11
-	adcq $0, %rbx
-	adcq $0, %r14
-	adcq $0, %r9
-	movl $38, %r8d
-	movl $0, %ebp
-	cmovcq %r8, %rbp
-	addq %rbp, %r11
-	movq 40(%rsp), %r8
-	movq 32(%rsp), %r15
-	movq 0(%r15), %rbp
-	addq 0(%r8), %rbp
-	movq 8(%r15), %r13
-	adcx 8(%r8), %r13
-	movq %rsi, 96(%rsp)
-	movq 16(%r15), %rsi
-	adcx 16(%r8), %rsi
-	movq 32(%rsp), %rdx
-	movq 24(%rdx), %r15
-	adcx 24(%r8), %r15
-	movl $38, %r8d
-	movl $0, %edx
-	cmovcq %r8, %rdx
-	addq %rdx, %rbp
-	adcq $0, %r13
-	adcq $0, %rsi
-	adcq $0, %r15
-	movl $38, %r8d
-	movl $0, %edx
-	cmovcq %r8, %rdx
-	addq %rdx, %rbp
+	movq %rax, 8(%rsp)
+	mulx %rdx, %r11, %rax
 	movq %rbp, %rdx
-	mulx %rsi, %r8, %rbp
-	movq %r10, 32(%rsp)
-	mulx %r13, %r10, %rax
-	addq %rax, %r8
-	movq %rdx, %rax
-	movq %r15, %rdx
-	movq %rdi, 40(%rsp)
-	mulx %rdx, %r15, %rdi
-	movq %r9, 104(%rsp)
-	movq %r14, 112(%rsp)
-	mulx %rsi, %r9, %r14
-	movq %rbx, 120(%rsp)
-	movq %rdx, %rbx
-	movq %rax, %rdx
-	movq %r11, 128(%rsp)
-	mulx %rbx, %rax, %r11
-	adcx %rbp, %rax
+	movq %rsi, 16(%rsp)
+	mulx %rdx, %rbp, %rsi
+	movq 16(%r8), %rdx
+	movq %rdi, 24(%rsp)
+	movq %r9, 32(%rsp)
+	mulx %rdx, %rdi, %r9
+	movq 24(%r8), %rdx
+	movq %r11, 40(%rsp)
+	movq %r14, 48(%rsp)
+	mulx %rdx, %r11, %r14
+	addq %rax, %r10
+	adcx %rbp, %rbx
+	adcx %rsi, %r12
+	adcx %rdi, %r13
+	adcx %r9, %rcx
+	adcx %r11, %r15
+	movq 48(%rsp), %rax
+	adcx %r14, %rax
+	movq %rdx, %rsi
+	movl $38, %edx
+	mulx %r13, %r13, %rdi
+	movl $38, %edx
+	mulx %rcx, %rcx, %r9
+	movl $38, %edx
+	mulx %r15, %r15, %r11
+	movl $38, %edx
+	mulx %rax, %rax, %rbp
+	addq %rdi, %rcx
+	adcx %r9, %r15
+	adcx %r11, %rax
+	adcq $0, %rbp
+	movq 40(%rsp), %rdi
+	addq %r13, %rdi
+	adcx %rcx, %r10
+	adcx %r15, %rbx
+	adcx %rax, %r12
+	adcq $0, %rbp
+	movl $38, %edx
+	mulx %rbp, %rbp, %rax
+	addq %rbp, %rdi
+	adcq $0, %r10
+	adcq $0, %rbx
+	adcq $0, %r12
+	movl $38, %eax
+	movl $0, %ecx
+	cmovcq %rax, %rcx
+	addq %rcx, %rdi
+	adcq $0, %r10
+	adcq $0, %rbx
+	adcq $0, %r12
+	movq 32(%rsp), %rax
+	movq 0(%rax), %rdx
+	mulx 8(%rax), %rcx, %r9
+	mulx 16(%rax), %r11, %rbp
+	mulx 24(%rax), %r13, %r14
+	addq %r9, %r11
+	adcx %rbp, %r13
+	adcq $0, %r14
+	movq %rdx, %r9
+	movq 8(%rax), %rdx
+	mulx 16(%rax), %rbp, %r15
+	movq %r8, 40(%rsp)
+	mulx 24(%rax), %rsi, %r8
+	addq %r15, %rsi
+	adcq $0, %r8
+	addq %rbp, %r13
+	adcx %rsi, %r14
+	adcq $0, %r8
+	movq %rdx, %rsi
+	movq 16(%rax), %rdx
+	mulx 24(%rax), %rbp, %r15
+	addq %rbp, %r8
+	adcq $0, %r15
+	addq %rcx, %rcx
+	adcx %r11, %r11
+	adcx %r13, %r13
+	adcx %r14, %r14
+	adcx %r8, %r8
+	adcx %r15, %r15
 	setc %bpl
 	movzbl %bpl, %ebp
-	leaq (%r11,%rbp), %r11
-	movq %rdx, %rbp
-	movq %r13, %rdx
-	movq %rdi, 136(%rsp)
-	mulx %rsi, %r13, %rdi
-	movq %r15, 144(%rsp)
-	movq %rdx, %r15
-	movq %rbx, %rdx
-	mulx %r15, %rbx, %rdx
-	addq %rdi, %rbx
-	setc %dil
-	movzbl %dil, %edi
-	addq %r13, %rax
-	adcx %rbx, %r11
-	leaq (%rdx,%rdi), %rdx
-	movq %rdx, %rdi
-	movq %rbp, %rdx
-	mulx %rdx, %rbx, %rbp
-	adcq $0, %rdi
-	addq %r9, %rdi
+	movq %r9, %rdx
+	movq %r12, 48(%rsp)
+	mulx %rdx, %r9, %r12
 	movq %rsi, %rdx
-	mulx %rdx, %rsi, %r9
-	setc %dl
-	movzbl %dl, %edx
-	addq %rcx, %r12
-	testq %r10, %r10
-	adox %r10, %r10
-	adox %r8, %r8
-	leaq (%r14,%rdx), %r14
-	adox %rax, %rax
-	adox %r11, %r11
-	adox %rdi, %rdi
-	adox %r14, %r14
-	adcx %rbp, %r10
-	seto %cl
-	movzbl %cl, %ecx
-	movq %r15, %rdx
-	mulx %rdx, %rbp, %r13
-	adcx %rbp, %r8
-	adcx %r13, %rax
+	movq %rbx, 56(%rsp)
+	mulx %rdx, %rsi, %rbx
+	movq 16(%rax), %rdx
+	movq %r10, 64(%rsp)
+	movq %rdi, 72(%rsp)
+	mulx %rdx, %r10, %rdi
+	movq 24(%rax), %rdx
+	movq %r9, 80(%rsp)
+	movq %rbp, 88(%rsp)
+	mulx %rdx, %r9, %rbp
+	addq %r12, %rcx
 	adcx %rsi, %r11
-	movl $38, %edx
-	mulx %r11, %r11, %rsi
-	adcx %r9, %rdi
-	adcx 144(%rsp), %r14
+	adcx %rbx, %r13
+	adcx %r10, %r14
+	adcx %rdi, %r8
+	adcx %r9, %r15
+	movq 88(%rsp), %rsi
+	adcx %rbp, %rsi
+	movq %rdx, %rdi
 	movl $38, %edx
 	mulx %r14, %r14, %r9
 	movl $38, %edx
-	mulx %rdi, %rdi, %rbp
-	adcx 136(%rsp), %rcx
-	addq %r11, %rbx
-	setc %r11b
-	movzbl %r11b, %r11d
-	addq %rsi, %rdi
-	movl $38, %edx
-	mulx %rcx, %rcx, %rsi
-	adcx %rbp, %r14
-	adcx %r9, %rcx
-	setc %r9b
-	movzbl %r9b, %r9d
-	negq %r11
-	adcx %rdi, %r10
-	adcx %r14, %r8
-	adcx %rcx, %rax
-	leaq (%rsi,%r9), %rsi
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%rsi,%rcx), %rsi
-	movl $38, %edx
-	mulx %rsi, %rsi, %rcx
-	testq %rbx, %rbx
-	adox %rsi, %rbx
-	movl $0, %ecx
-	adox %rcx, %r10
-	movl $0, %ecx
-	adox %rcx, %r8
-	movl $0, %ecx
-	adox %rcx, %rax
-	movl $38, %ecx
-	movl $0, %esi
-	cmovoq %rcx, %rsi
-	adcx %rsi, %rbx
-	adcq $0, %r10
-	adcq $0, %r8
-	adcq $0, %rax
-	movq 128(%rsp), %rcx
-	movq %rcx, %rsi
-	subq %rbx, %rsi
-	movq 120(%rsp), %rdi
-	movq %rdi, %r9
-	sbbq %r10, %r9
-	movq 112(%rsp), %r10
-	movq %r10, %r11
-	sbbq %r8, %r11
-	movq 104(%rsp), %r8
-	movq %r8, %rdx
-	sbbq %rax, %rdx
-	movl $38, %eax
-	movl $0, %ebx
-	cmovcq %rax, %rbx
-	subq %rbx, %rsi
-	sbbq $0, %r9
-	sbbq $0, %r11
-	sbbq $0, %rdx
-	movl $38, %eax
-	movl $0, %ebx
-	cmovcq %rax, %rbx
-	subq %rbx, %rsi
-	movq 72(%rsp), %rax
-	subq 40(%rsp), %rax
-	movq 64(%rsp), %rbx
-	sbbq 32(%rsp), %rbx
-	movq 56(%rsp), %rbp
-	sbbq 96(%rsp), %rbp
-	movq 48(%rsp), %r13
-	sbbq 80(%rsp), %r13
-	movl $38, %r14d
-	movl $0, %r15d
-	cmovcq %r14, %r15
-	subq %r15, %rax
-	sbbq $0, %rbx
-	sbbq $0, %rbp
-	sbbq $0, %r13
-	movq %rdx, %r14
-	movq %r10, %rdx
-	mulx %r13, %r10, %r15
-	movq %r15, 32(%rsp)
-	movl $38, %r15d
-	movq %r10, 40(%rsp)
-	movl $0, %r10d
-	cmovcq %r15, %r10
-	movq %rdx, %r15
-	movq %rbp, %rdx
-	mulx %r8, %rbp, %rdi
-	subq %r10, %rax
-	movq %rdx, %r10
-	movq %r8, %rdx
-	movq %rdi, 48(%rsp)
-	mulx %rax, %r8, %rdi
-	testq %r12, %r12
-	adox %rax, %r12
-	movq %r8, 56(%rsp)
-	movq %xmm1, %r8
-	adox %rbx, %r8
-	movq %rbp, 64(%rsp)
-	movq 88(%rsp), %rbp
-	adox %r10, %rbp
-	movq %rbx, %rdx
-	movq %rdi, 72(%rsp)
-	mulx %rcx, %rbx, %rdi
-	movq %rdi, 80(%rsp)
-	movq %xmm0, %rdi
-	adox %r13, %rdi
-	movq %rbx, 88(%rsp)
-	movl $38, %ebx
-	movl $0, %ecx
-	cmovoq %rbx, %rcx
-	adcx %rcx, %r12
-	adcq $0, %r8
-	movq %rdx, %rcx
-	movq %r13, %rdx
-	mulx 104(%rsp), %rbx, %r13
-	movq %rdx, 96(%rsp)
-	movq %r8, %rdx
-	movq %r13, 136(%rsp)
-	mulx %r10, %r8, %r13
-	adcq $0, %rbp
-	movq %rdx, 144(%rsp)
-	movq %rbp, %rdx
-	movq %r13, 152(%rsp)
-	mulx %rax, %rbp, %r13
-	movq %rdx, 160(%rsp)
-	movq %rcx, %rdx
-	movq %r8, 168(%rsp)
-	mulx %r15, %rcx, %r8
-	adcq $0, %rdi
-	movq %rdx, 176(%rsp)
-	movq 96(%rsp), %rdx
-	movq %r13, 184(%rsp)
-	movq %rbp, 192(%rsp)
-	mulx %rdi, %r13, %rbp
-	movq %rbp, 200(%rsp)
-	movl $38, %ebp
-	movq %r13, 208(%rsp)
-	movl $0, %r13d
-	cmovcq %rbp, %r13
-	testq %r12, %r12
-	adox %r13, %r12
-	movq %rdx, %rbp
-	movq %r12, %rdx
-	mulx %r11, %r12, %r13
-	movq %rdx, 216(%rsp)
-	movq 144(%rsp), %rdx
-	movq %rbx, 224(%rsp)
-	movq %r8, 232(%rsp)
-	mulx %rsi, %rbx, %r8
-	movq 216(%rsp), %rdx
-	movq %rcx, 240(%rsp)
-	mulx %rsi, %rcx, %r15
-	movq %rcx, 248(%rsp)
-	mulx %r14, %rbp, %rcx
-	movq %rax, 256(%rsp)
-	movq %r10, 264(%rsp)
-	mulx %r9, %rax, %r10
-	testq %rax, %rax
-	adox %r15, %rax
-	adox %r10, %r12
-	adox %r13, %rbp
-	movq %rdx, %r10
-	movq 144(%rsp), %rdx
-	mulx %r11, %r13, %r15
-	movq %rdi, 272(%rsp)
-	mulx %r9, %r10, %rdi
-	adcx %r8, %r10
-	adcx %rdi, %r13
-	mulx %r14, %rdi, %r8
-	seto %dl
-	movzbl %dl, %edx
-	leaq (%rcx,%rdx), %rcx
-	movq 160(%rsp), %rdx
-	movq %rsi, 280(%rsp)
-	movq %r11, 288(%rsp)
-	mulx %r14, %rsi, %r11
-	adcx %r15, %rdi
-	setc %r15b
-	movzbl %r15b, %r15d
-	addq %rbx, %rax
-	adcx %r10, %r12
-	movq %rdx, %r10
-	movq %r9, %rdx
-	mulx %r10, %r9, %rbx
-	adcx %r13, %rbp
-	adcx %rdi, %rcx
-	leaq (%r8,%r15), %r8
-	movq %rdx, %rdi
-	movq %r10, %rdx
-	mulx 288(%rsp), %r10, %r13
-	adcq $0, %r8
-	movq %rdx, %r15
-	movq 280(%rsp), %rdx
-	movq %rax, %xmm0
-	movq %rdi, 296(%rsp)
-	mulx %r15, %rax, %rdi
-	testq %r12, %r12
-	adox %rax, %r12
-	adcx %rdi, %r9
-	adcx %rbx, %r10
-	adcx %r13, %rsi
-	adox %r9, %rbp
-	adox %r10, %rcx
-	mulx 272(%rsp), %rax, %rdi
-	adox %rsi, %r8
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%r11,%rsi), %r11
-	movl $0, %esi
-	adox %rsi, %r11
-	movq %rdx, %rsi
-	movq 272(%rsp), %rdx
-	mulx %r14, %r9, %r10
-	mulx 296(%rsp), %rbx, %r13
-	addq %rdi, %rbx
-	mulx 288(%rsp), %rdi, %rsi
-	adcx %r13, %rdi
-	adcx %rsi, %r9
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%r10,%rsi), %r10
-	addq %rax, %rbp
-	adcx %rbx, %rcx
-	adcx %rdi, %r8
-	adcx %r9, %r11
-	adcq $0, %r10
-	movq %rdx, %rax
-	movq 128(%rsp), %rdx
-	mulx 264(%rsp), %rsi, %rdi
-	movq %rdx, %r9
-	movl $38, %edx
-	mulx %r8, %r8, %rbx
-	movl $38, %edx
-	mulx %rcx, %rcx, %r13
-	addq %r13, %r8
-	movl $38, %edx
-	mulx %r11, %r11, %r13
-	adcx %rbx, %r11
-	movl $38, %edx
-	mulx %r10, %r10, %rbx
-	movq 256(%rsp), %rdx
-	movq %r14, 304(%rsp)
-	mulx 216(%rsp), %rax, %r14
-	adcx %r13, %r10
-	movq %rdx, %r13
-	movq 144(%rsp), %rdx
-	movq %rax, %xmm1
-	mulx %r13, %rax, %r15
-	setc %dl
-	movzbl %dl, %edx
-	addq %r14, %rax
-	leaq (%rbx,%rdx), %rbx
-	movq 248(%rsp), %rdx
-	setc %r14b
-	movzbl %r14b, %r14d
-	addq %rcx, %rdx
-	movq %xmm0, %rcx
-	adcx %r8, %rcx
-	adcx %r11, %r12
-	adcx %r10, %rbp
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%rbx,%r8), %rbx
-	movq %rdx, %r8
-	movq %rbx, %rdx
-	movl $38, %r10d
-	mulx %r10, %r10, %r11
-	addq %r10, %r8
-	adcq $0, %rcx
-	adcq $0, %r12
-	adcq $0, %rbp
-	movl $38, %r10d
-	movl $0, %r11d
-	cmovcq %r10, %r11
-	addq %r11, %r8
-	movq 24(%rsp), %r10
-	movq %r8, 0(%r10)
-	adcq $0, %rcx
-	adcq $0, %r12
-	adcq $0, %rbp
-	movq %rcx, 8(%r10)
-	movq %r12, 16(%r10)
-	movq %rbp, 24(%r10)
-	movq %r9, %rdx
-	mulx %r13, %rcx, %r8
-	mulx 96(%rsp), %r9, %r10
-	movq %rdx, %r11
-	movq 120(%rsp), %rdx
-	mulx %r13, %rbx, %rbp
-	movq %rax, 24(%rsp)
-	mulx 176(%rsp), %r12, %rax
-	addq %rbp, %r12
-	movq %r14, 248(%rsp)
-	mulx 264(%rsp), %rbp, %r14
-	adcx %rax, %rbp
-	movq 88(%rsp), %rax
-	movq %r15, 312(%rsp)
-	setc %r15b
-	movzbl %r15b, %r15d
-	addq %r8, %rax
-	adcx 80(%rsp), %rsi
-	adcx %rdi, %r9
-	mulx 96(%rsp), %rdi, %r8
-	setc %dl
-	movzbl %dl, %edx
-	negq %r15
-	adcx %r14, %rdi
-	leaq (%r10,%rdx), %r10
-	setc %dl
-	movzbl %dl, %edx
-	leaq (%r8,%rdx), %r8
-	addq %rbx, %rax
-	adcx %r12, %rsi
-	adcx %rbp, %r9
-	adcx %rdi, %r10
-	adcq $0, %r8
-	movq 112(%rsp), %rdx
-	mulx 264(%rsp), %rdi, %rbx
-	movq %rdx, %rbp
-	movq %r13, %rdx
-	mulx %rbp, %r12, %r13
-	movq 240(%rsp), %r14
-	testq %r14, %r14
-	adox %r13, %r14
-	adox 232(%rsp), %rdi
-	adcx %r12, %rsi
-	adcx %r14, %r9
-	movq 40(%rsp), %r12
-	adox %rbx, %r12
-	movq 32(%rsp), %rbx
-	seto %r13b
-	movzbl %r13b, %r13d
-	leaq (%rbx,%r13), %rbx
-	adcx %rdi, %r10
-	adcx %r12, %r8
-	movq %rdx, %rdi
-	movq 176(%rsp), %rdx
-	mulx 104(%rsp), %r12, %r13
-	adcq $0, %rbx
-	addq 72(%rsp), %r12
-	movq 64(%rsp), %r14
-	adcx %r13, %r14
-	movq 224(%rsp), %r13
-	adcx 48(%rsp), %r13
-	setc %r15b
-	movzbl %r15b, %r15d
-	addq 56(%rsp), %r9
-	movq 136(%rsp), %rbp
-	leaq (%rbp,%r15), %rbp
-	adcx %r12, %r10
-	adcx %r14, %r8
-	adcx %r13, %rbx
-	movq %rdx, %r12
-	movl $38, %edx
-	mulx %rbx, %rbx, %r13
-	movl $38, %edx
-	mulx %r10, %r10, %r14
-	movl $38, %edx
-	mulx %r8, %r8, %r15
-	adcq $0, %rbp
-	movq %r12, %rdx
-	mulx 160(%rsp), %r12, %rdi
-	testq %r8, %r8
-	adox %r14, %r8
-	adox %r15, %rbx
-	movq %rdx, %r14
-	movq %r11, %rdx
-	mulx 304(%rsp), %r11, %r15
-	movq %rbp, %rdx
-	movl $38, %ebp
-	mulx %rbp, %rbp, %rdx
-	adox %r13, %rbp
-	seto %r13b
-	movzbl %r13b, %r13d
-	testq %rcx, %rcx
-	adox %r10, %rcx
-	leaq (%rdx,%r13), %rdx
-	adox %r8, %rax
-	adox %rbx, %rsi
-	adox %rbp, %r9
-	seto %r8b
-	movzbl %r8b, %r8d
-	leaq (%rdx,%r8), %rdx
-	movl $38, %r8d
 	mulx %r8, %r8, %r10
+	movl $38, %edx
+	mulx %r15, %r15, %rbx
+	movl $38, %edx
+	mulx %rsi, %rsi, %rbp
+	addq %r9, %r8
+	adcx %r10, %r15
+	adcx %rbx, %rsi
+	adcq $0, %rbp
+	movq 80(%rsp), %r9
+	addq %r14, %r9
 	adcx %r8, %rcx
+	adcx %r15, %r11
+	adcx %rsi, %r13
+	adcq $0, %rbp
+	movl $38, %edx
+	mulx %rbp, %rbp, %rsi
+	addq %rbp, %r9
+	adcq $0, %rcx
+	adcq $0, %r11
+	adcq $0, %r13
+	movl $38, %esi
+	movl $0, %r8d
+	cmovcq %rsi, %r8
+	addq %r8, %r9
+	adcq $0, %rcx
+	adcq $0, %r11
+	adcq $0, %r13
+	movq 224(%rsp), %rsi
+	movq 0(%rsi), %rdx
+	mulx 8(%rsi), %r8, %r10
+	mulx 16(%rsi), %rbx, %rbp
+	mulx 24(%rsi), %r12, %r14
+	addq %r10, %rbx
+	adcx %rbp, %r12
+	adcq $0, %r14
+	movq %rdx, %r10
+	movq 8(%rsi), %rdx
+	mulx 16(%rsi), %rbp, %r15
+	mulx 24(%rsi), %rdi, %rax
+	addq %r15, %rdi
 	adcq $0, %rax
-	adcq $0, %rsi
-	adcq $0, %r9
-	movl $38, %r8d
-	movl $0, %r10d
-	cmovcq %r8, %r10
-	addq %r10, %rcx
+	addq %rbp, %r12
+	adcx %rdi, %r14
 	adcq $0, %rax
-	adcq $0, %rsi
-	movq 16(%rsp), %r8
-	movq %rcx, 0(%r8)
-	movq %rax, 8(%r8)
-	movq %rsi, 16(%r8)
-	adcq $0, %r9
-	movq %r9, 24(%r8)
-	movq 256(%rsp), %rdx
-	mulx 272(%rsp), %rax, %rcx
-	movq 192(%rsp), %rsi
-	movq 248(%rsp), %r8
-	negq %r8
-	adcx 312(%rsp), %rsi
-	movq %r14, %rdx
-	mulx 216(%rsp), %r8, %r9
-	mulx 144(%rsp), %r10, %rbx
-	adcx 184(%rsp), %rax
+	movq %rdx, %rdi
+	movq 16(%rsi), %rdx
+	mulx 24(%rsi), %rbp, %r15
+	addq %rbp, %rax
+	adcq $0, %r15
+	addq %r8, %r8
+	adcx %rbx, %rbx
+	adcx %r12, %r12
+	adcx %r14, %r14
+	adcx %rax, %rax
+	adcx %r15, %r15
 	setc %bpl
 	movzbl %bpl, %ebp
-	addq %r9, %r10
-	adcx %rbx, %r12
-	mulx 272(%rsp), %r9, %rbx
-	adcx %rdi, %r9
-	movq 24(%rsp), %rdi
-	setc %dl
-	movzbl %dl, %edx
-	addq %r8, %rdi
-	adcx %r10, %rsi
-	adcx %r12, %rax
-	leaq (%rbx,%rdx), %rbx
-	leaq (%rcx,%rbp), %rcx
-	adcx %r9, %rcx
+	movq %r10, %rdx
+	mulx %rdx, %r10, %rdx
+	movq %rdx, 80(%rsp)
+	movq %rdi, %rdx
+	mulx %rdx, %rdi, %rdx
+	movq %rdx, 88(%rsp)
+	movq 16(%rsi), %rdx
+	movq %r13, 96(%rsp)
+	mulx %rdx, %rdx, %r13
+	movq %rdx, 104(%rsp)
+	movq 24(%rsi), %rdx
+	movq %r11, 112(%rsp)
+	mulx %rdx, %rdx, %r11
+	addq 80(%rsp), %r8
+	adcx %rdi, %rbx
+	adcx 88(%rsp), %r12
+	adcx 104(%rsp), %r14
+	adcx %r13, %rax
+	adcx %rdx, %r15
+	adcx %r11, %rbp
+	movl $38, %edx
+	mulx %r14, %r14, %rsi
+	movl $38, %edx
+	mulx %rax, %rax, %rdi
+	movl $38, %edx
+	mulx %r15, %r15, %r11
+	movl $38, %edx
+	mulx %rbp, %rbp, %r13
+	addq %rsi, %rax
+	adcx %rdi, %r15
+	adcx %r11, %rbp
+	adcq $0, %r13
+	addq %r14, %r10
+	adcx %rax, %r8
+	adcx %r15, %rbx
+	adcx %rbp, %r12
+	adcq $0, %r13
+	movl $38, %edx
+	mulx %r13, %r13, %rax
+	addq %r13, %r10
+	adcq $0, %r8
 	adcq $0, %rbx
-	movq 264(%rsp), %rdx
-	mulx 272(%rsp), %r8, %r9
-	mulx 216(%rsp), %r10, %rbp
-	movq 168(%rsp), %r12
-	addq %rbp, %r12
-	mulx 160(%rsp), %rbp, %r13
-	adcx 152(%rsp), %rbp
-	adcx %r13, %r8
-	setc %dl
-	movzbl %dl, %edx
-	addq %r10, %rsi
-	movq %rdx, %r10
-	movq 280(%rsp), %rdx
-	mulx 112(%rsp), %r13, %r14
-	adcx %r12, %rax
-	adcx %rbp, %rcx
-	adcx %r8, %rbx
-	leaq (%r9,%r10), %r9
-	movq %rdx, %r8
-	movq 96(%rsp), %rdx
-	mulx 216(%rsp), %r10, %rbp
-	adcq $0, %r9
-	movq %r13, 16(%rsp)
-	mulx 144(%rsp), %r12, %r13
-	testq %r12, %r12
-	adox %rbp, %r12
-	mulx 160(%rsp), %rbp, %rdx
-	adox %r13, %rbp
-	adcx %r10, %rax
-	movq 208(%rsp), %r10
-	adox %rdx, %r10
-	adcx %r12, %rcx
-	adcx %rbp, %rbx
-	adcx %r10, %r9
-	movl $38, %edx
-	mulx %rbx, %rbx, %r10
-	movq 200(%rsp), %rdx
-	seto %bpl
-	movzbl %bpl, %ebp
-	leaq (%rdx,%rbp), %rdx
-	adcq $0, %rdx
-	movl $38, %ebp
-	mulx %rbp, %rbp, %r12
-	movl $38, %edx
-	mulx %rcx, %rcx, %r13
-	addq %r13, %rbx
-	movl $38, %edx
-	mulx %r9, %r9, %r13
-	adcx %r10, %r9
-	adcx %r13, %rbp
-	movq %xmm1, %r10
-	setc %dl
-	movzbl %dl, %edx
-	addq %rcx, %r10
-	leaq (%r12,%rdx), %r12
-	adcx %rbx, %rdi
-	adcx %r9, %rsi
-	adcx %rbp, %rax
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r12,%rcx), %r12
-	movq %r12, %rdx
-	movl $38, %ecx
-	mulx %rcx, %rcx, %r9
-	addq %rcx, %r10
-	adcq $0, %rdi
-	adcq $0, %rsi
+	adcq $0, %r12
+	movl $38, %eax
+	movl $0, %esi
+	cmovcq %rax, %rsi
+	addq %rsi, %r10
+	adcq $0, %r8
+	adcq $0, %rbx
+	adcq $0, %r12
+	addq %r10, %r10
+	adcx %r8, %r8
+	adcx %rbx, %rbx
+	adcx %r12, %r12
+	movl $38, %eax
+	movl $0, %esi
+	cmovcq %rax, %rsi
+	addq %rsi, %r10
+	adcq $0, %r8
+	adcq $0, %rbx
+	adcq $0, %r12
+	movl $38, %eax
+	movl $0, %esi
+	cmovcq %rax, %rsi
+	addq %rsi, %r10
+	movq 72(%rsp), %rax
+	movq %rax, %rsi
+	addq %r9, %rsi
+	movq 64(%rsp), %rdi
+	movq %rdi, %r11
+	adcx %rcx, %r11
+	movq 56(%rsp), %rdx
+	movq %rdx, %rbp
+	adcx 112(%rsp), %rbp
+	movq 48(%rsp), %r13
+	movq %r13, %r14
+	adcx 96(%rsp), %r14
+	movl $38, %r15d
+	movq %r12, 80(%rsp)
+	movl $0, %r12d
+	cmovcq %r15, %r12
+	addq %r12, %rsi
+	adcq $0, %r11
+	adcq $0, %rbp
+	adcq $0, %r14
+	movl $38, %r12d
+	movl $0, %r15d
+	cmovcq %r12, %r15
+	addq %r15, %rsi
+	movq 32(%rsp), %r12
+	movq %rbx, 88(%rsp)
+	movq 40(%rsp), %rbx
+	movq 0(%rbx), %r15
+	addq 0(%r12), %r15
+	movq %r8, 104(%rsp)
+	movq 8(%rbx), %r8
+	adcx 8(%r12), %r8
+	movq %r10, 120(%rsp)
+	movq 16(%rbx), %r10
+	adcx 16(%r12), %r10
+	movq 40(%rsp), %r13
+	movq 24(%r13), %rbx
+	adcx 24(%r12), %rbx
+	movl $38, %r12d
+	movl $0, %r13d
+	cmovcq %r12, %r13
+	addq %r13, %r15
+	adcq $0, %r8
+	adcq $0, %r10
+	adcq $0, %rbx
+	movl $38, %r12d
+	movl $0, %r13d
+	cmovcq %r12, %r13
+	addq %r13, %r15
+	movq %rdx, %r12
+	movq %r15, %rdx
+	mulx %r8, %r13, %r15
+	mulx %r10, %r12, %rdi
+	movq %rcx, 32(%rsp)
+	mulx %rbx, %rcx, %rax
+	addq %r15, %r12
+	adcx %rdi, %rcx
 	adcq $0, %rax
+	movq %rdx, %rdi
+	movq %r8, %rdx
+	mulx %r10, %r8, %r15
+	movq %r9, 40(%rsp)
+	movq %r14, 128(%rsp)
+	mulx %rbx, %r9, %r14
+	addq %r15, %r9
+	adcq $0, %r14
+	addq %r8, %rcx
+	adcx %r9, %rax
+	adcq $0, %r14
+	movq %rdx, %r8
+	movq %r10, %rdx
+	mulx %rbx, %r9, %r10
+	addq %r9, %r14
+	adcq $0, %r10
+	addq %r13, %r13
+	adcx %r12, %r12
+	adcx %rcx, %rcx
+	adcx %rax, %rax
+	adcx %r14, %r14
+	adcx %r10, %r10
+	setc %r9b
+	movzbl %r9b, %r9d
+	movq %rdx, %r15
+	movq %rdi, %rdx
+	mulx %rdx, %rdi, %rdx
+	movq %rdx, 136(%rsp)
+	movq %r8, %rdx
+	mulx %rdx, %r8, %rdx
+	movq %rdx, 144(%rsp)
+	movq %r15, %rdx
+	mulx %rdx, %r15, %rdx
+	movq %rdx, 152(%rsp)
+	movq %rbx, %rdx
+	mulx %rdx, %rbx, %rdx
+	addq 136(%rsp), %r13
+	adcx %r8, %r12
+	adcx 144(%rsp), %rcx
+	adcx %r15, %rax
+	adcx 152(%rsp), %r14
+	adcx %rbx, %r10
+	adcx %rdx, %r9
+	movl $38, %edx
+	mulx %rax, %rax, %r8
+	movl $38, %edx
+	mulx %r14, %r14, %rbx
+	movl $38, %edx
+	mulx %r10, %r10, %r15
+	movl $38, %edx
+	mulx %r9, %r9, %rdx
+	addq %r8, %r14
+	adcx %rbx, %r10
+	adcx %r15, %r9
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcx %r14, %r13
+	adcx %r10, %r12
+	adcx %r9, %rcx
+	adcq $0, %rdx
+	movl $38, %eax
+	mulx %rax, %rax, %r8
+	addq %rax, %rdi
+	adcq $0, %r13
+	adcq $0, %r12
+	adcq $0, %rcx
+	movl $38, %eax
+	movl $0, %r8d
+	cmovcq %rax, %r8
+	addq %r8, %rdi
+	adcq $0, %r13
+	adcq $0, %r12
+	adcq $0, %rcx
+	movq %rsi, %rax
+	subq %rdi, %rax
+	movq %r11, %rdi
+	sbbq %r13, %rdi
+	movq %rbp, %r8
+	sbbq %r12, %r8
+	movq 128(%rsp), %r9
+	movq %r9, %r10
+	sbbq %rcx, %r10
+	movl $38, %ecx
+	movl $0, %edx
+	cmovcq %rcx, %rdx
+	subq %rdx, %rax
+	sbbq $0, %rdi
+	sbbq $0, %r8
+	sbbq $0, %r10
+	movl $38, %ecx
+	movl $0, %edx
+	cmovcq %rcx, %rdx
+	subq %rdx, %rax
+	movq 72(%rsp), %rcx
+	subq 40(%rsp), %rcx
+	movq 64(%rsp), %rdx
+	sbbq 32(%rsp), %rdx
+	movq 56(%rsp), %rbx
+	sbbq 112(%rsp), %rbx
+	movq 48(%rsp), %r12
+	sbbq 96(%rsp), %r12
+	movl $38, %r13d
+	movl $0, %r14d
+	cmovcq %r13, %r14
+	subq %r14, %rcx
+	sbbq $0, %rdx
+	sbbq $0, %rbx
+	sbbq $0, %r12
+	movl $38, %r13d
+	movl $0, %r14d
+	cmovcq %r13, %r14
+	subq %r14, %rcx
+	movq 120(%rsp), %r13
+	addq %rcx, %r13
+	movq 104(%rsp), %r14
+	adcx %rdx, %r14
+	movq 88(%rsp), %r15
+	adcx %rbx, %r15
+	movq 80(%rsp), %r9
+	adcx %r12, %r9
+	movq %rbp, 32(%rsp)
+	movl $38, %ebp
+	movq %r11, 40(%rsp)
+	movl $0, %r11d
+	cmovcq %rbp, %r11
+	addq %r11, %r13
+	adcq $0, %r14
+	adcq $0, %r15
+	adcq $0, %r9
+	movl $38, %r11d
+	movl $0, %ebp
+	cmovcq %r11, %rbp
+	addq %rbp, %r13
+	movq %rdx, %r11
+	movq %r13, %rdx
+	mulx %rax, %rbp, %r13
+	movq %r12, 48(%rsp)
+	movq %rbx, 56(%rsp)
+	mulx %rdi, %r12, %rbx
+	movq %r11, 64(%rsp)
+	movq %rcx, 72(%rsp)
+	mulx %r8, %r11, %rcx
+	movq %rsi, 80(%rsp)
+	movq %rbp, 88(%rsp)
+	mulx %r10, %rsi, %rbp
+	addq %r13, %r12
+	adcx %rbx, %r11
+	adcx %rcx, %rsi
+	adcq $0, %rbp
+	movq %rdx, %rcx
+	movq %r14, %rdx
+	mulx %rax, %rbx, %r13
+	movq %rcx, 96(%rsp)
+	mulx %rdi, %r14, %rcx
+	movq %r9, 104(%rsp)
+	movq %rdi, 112(%rsp)
+	mulx %r8, %r9, %rdi
+	movq %r8, 120(%rsp)
+	movq %rax, 136(%rsp)
+	mulx %r10, %r8, %rax
+	addq %r13, %r14
+	adcx %rcx, %r9
+	adcx %rdi, %r8
+	adcq $0, %rax
+	addq %rbx, %r12
+	adcx %r14, %r11
+	adcx %r9, %rsi
+	adcx %r8, %rbp
+	adcq $0, %rax
+	movq %rdx, %rcx
+	movq %r15, %rdx
+	mulx 136(%rsp), %rdi, %r8
+	mulx 112(%rsp), %r9, %rbx
+	mulx 120(%rsp), %r13, %r14
+	movq %rcx, 144(%rsp)
+	mulx %r10, %r15, %rcx
+	addq %r8, %r9
+	adcx %rbx, %r13
+	adcx %r14, %r15
+	adcq $0, %rcx
+	addq %rdi, %r11
+	adcx %r9, %rsi
+	adcx %r13, %rbp
+	adcx %r15, %rax
+	adcq $0, %rcx
+	movq %rdx, %rdi
+	movq 104(%rsp), %rdx
+	mulx 136(%rsp), %r8, %r9
+	mulx 112(%rsp), %rbx, %r13
+	mulx 120(%rsp), %r14, %r15
+	movq %rdi, 152(%rsp)
+	movq %r11, 160(%rsp)
+	mulx %r10, %rdi, %r11
+	addq %r9, %rbx
+	adcx %r13, %r14
+	adcx %r15, %rdi
+	adcq $0, %r11
+	addq %r8, %rsi
+	adcx %rbx, %rbp
+	adcx %r14, %rax
+	adcx %rdi, %rcx
+	adcq $0, %r11
+	movq %rdx, %rdi
+	movl $38, %edx
+	mulx %rbp, %rbp, %r8
+	movl $38, %edx
+	mulx %rax, %rax, %r9
+	movl $38, %edx
+	mulx %rcx, %rcx, %rbx
+	movl $38, %edx
+	mulx %r11, %r11, %r13
+	addq %r8, %rax
+	adcx %r9, %rcx
+	adcx %rbx, %r11
+	adcq $0, %r13
+	movq 88(%rsp), %r8
+	addq %rbp, %r8
+	adcx %rax, %r12
+	movq 160(%rsp), %rax
+	adcx %rcx, %rax
+	adcx %r11, %rsi
+	adcq $0, %r13
+	movl $38, %edx
+	mulx %r13, %r13, %rcx
+	addq %r13, %r8
+	adcq $0, %r12
+	adcq $0, %rax
+	adcq $0, %rsi
 	movl $38, %ecx
 	movl $0, %r9d
 	cmovcq %rcx, %r9
-	addq %r9, %r10
-	adcq $0, %rdi
-	movq 8(%rsp), %rcx
-	movq %r10, 0(%rcx)
-	movq %rdi, 8(%rcx)
-	adcq $0, %rsi
+	addq %r9, %r8
+	adcq $0, %r12
 	adcq $0, %rax
-	movq %rsi, 16(%rcx)
-	movq %rax, 24(%rcx)
-	movq 128(%rsp), %rdx
-	mulx %r8, %rax, %rcx
-	mulx 288(%rsp), %rsi, %rdi
-	mulx 296(%rsp), %r9, %r10
-	testq %r9, %r9
-	adox %rcx, %r9
-	adox %r10, %rsi
-	adox %rdi, %r11
-	seto %cl
-	movzbl %cl, %ecx
-	leaq (%r15,%rcx), %r15
-	movq 120(%rsp), %rdx
-	mulx 304(%rsp), %rcx, %rdi
-	mulx 296(%rsp), %r10, %rbx
-	mulx %r8, %rbp, %r12
-	adcx %r12, %r10
-	movq %rdx, %r12
-	movq 288(%rsp), %rdx
-	mulx %r12, %r12, %r13
-	adcx %rbx, %r12
-	adcx %r13, %rcx
-	setc %bl
-	movzbl %bl, %ebx
-	addq %rbp, %r9
-	adcx %r10, %rsi
-	adcx %r12, %r11
-	adcx %rcx, %r15
-	leaq (%rdi,%rbx), %rdi
-	adcq $0, %rdi
-	movq %rdx, %rcx
-	movq 112(%rsp), %rdx
-	mulx 296(%rsp), %r10, %rbx
-	movq %rdx, %rbp
-	movq 304(%rsp), %rdx
-	mulx %rbp, %r12, %r13
-	addq %r14, %r10
-	movq %rdx, %r14
-	movq %rcx, %rdx
-	mulx %rbp, %rbp, %rcx
-	adcx %rbx, %rbp
-	adcx %rcx, %r12
-	setc %cl
-	movzbl %cl, %ecx
-	addq 16(%rsp), %rsi
-	adcx %r10, %r11
-	leaq (%r13,%rcx), %r13
-	adcx %rbp, %r15
-	adcx %r12, %rdi
-	movq %rdx, %rcx
-	movq 104(%rsp), %rdx
-	mulx %r8, %r8, %r10
-	adcq $0, %r13
-	mulx %rcx, %rcx, %rbx
-	mulx 296(%rsp), %rbp, %r12
-	addq %r10, %rbp
-	adcx %r12, %rcx
-	mulx %r14, %r14, %r10
-	adcx %rbx, %r14
-	setc %dl
-	movzbl %dl, %edx
-	leaq (%r10,%rdx), %r10
-	addq %r8, %r11
-	adcx %rbp, %r15
-	movl $38, %edx
-	mulx %r15, %r15, %r8
-	adcx %rcx, %rdi
-	movq %rdi, %rdx
-	movl $38, %ecx
-	mulx %rcx, %rcx, %rdi
-	adcx %r14, %r13
-	adcq $0, %r10
-	movq %r10, %rdx
-	movl $38, %r10d
-	mulx %r10, %r10, %rbx
-	movl $38, %edx
-	mulx %r13, %r13, %rbp
-	addq %r8, %rcx
-	adcx %rdi, %r13
-	adcx %rbp, %r10
-	setc %dil
-	movzbl %dil, %edi
-	addq %r15, %rax
-	adcx %rcx, %r9
-	adcx %r13, %rsi
-	adcx %r10, %r11
-	leaq (%rbx,%rdi), %rbx
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%rbx,%rcx), %rbx
-	movq %rbx, %rdx
-	movl $38, %ecx
-	mulx %rcx, %rcx, %rdi
-	addq %rcx, %rax
-	adcq $0, %r9
 	adcq $0, %rsi
+	movq 24(%rsp), %rcx
+	movq %r8, 0(%rcx)
+	movq %r12, 8(%rcx)
+	movq %rax, 16(%rcx)
+	movq %rsi, 24(%rcx)
+	movq 80(%rsp), %rdx
+	mulx 72(%rsp), %rax, %rcx
+	mulx 64(%rsp), %rsi, %r8
+	mulx 56(%rsp), %r9, %r11
+	mulx 48(%rsp), %rbx, %rbp
+	addq %rcx, %rsi
+	adcx %r8, %r9
+	adcx %r11, %rbx
+	adcq $0, %rbp
+	movq %rdx, %rcx
+	movq 40(%rsp), %rdx
+	mulx 72(%rsp), %r8, %r11
+	mulx 64(%rsp), %r12, %r13
+	mulx 56(%rsp), %r14, %r15
+	movq %r10, 24(%rsp)
+	mulx 48(%rsp), %r10, %rcx
+	addq %r11, %r12
+	adcx %r13, %r14
+	adcx %r15, %r10
+	adcq $0, %rcx
+	addq %r8, %rsi
+	adcx %r12, %r9
+	adcx %r14, %rbx
+	adcx %r10, %rbp
+	adcq $0, %rcx
+	movq %rdx, %r8
+	movq 32(%rsp), %rdx
+	mulx 72(%rsp), %r10, %r11
+	mulx 64(%rsp), %r12, %r13
+	mulx 56(%rsp), %r14, %r15
+	mulx 48(%rsp), %r8, %rdi
+	addq %r11, %r12
+	adcx %r13, %r14
+	adcx %r15, %r8
+	adcq $0, %rdi
+	addq %r10, %r9
+	adcx %r12, %rbx
+	adcx %r14, %rbp
+	adcx %r8, %rcx
+	adcq $0, %rdi
+	movq %rdx, %r8
+	movq 128(%rsp), %rdx
+	mulx 72(%rsp), %r10, %r11
+	mulx 64(%rsp), %r12, %r13
+	mulx 56(%rsp), %r14, %r15
+	movq %r9, 88(%rsp)
+	mulx 48(%rsp), %r8, %r9
+	addq %r11, %r12
+	adcx %r13, %r14
+	adcx %r15, %r8
+	adcq $0, %r9
+	addq %r10, %rbx
+	adcx %r12, %rbp
+	adcx %r14, %rcx
+	adcx %r8, %rdi
+	adcq $0, %r9
+	movq %rdx, %r8
+	movl $38, %edx
+	mulx %rbp, %rbp, %r10
+	movl $38, %edx
+	mulx %rcx, %rcx, %r11
+	movl $38, %edx
+	mulx %rdi, %rdi, %r12
+	movl $38, %edx
+	mulx %r9, %r9, %r13
+	addq %r10, %rcx
+	adcx %r11, %rdi
+	adcx %r12, %r9
+	adcq $0, %r13
+	addq %rbp, %rax
+	adcx %rcx, %rsi
+	movq 88(%rsp), %rcx
+	adcx %rdi, %rcx
+	adcx %r9, %rbx
+	adcq $0, %r13
+	movl $38, %edx
+	mulx %r13, %r13, %rdi
+	addq %r13, %rax
+	adcq $0, %rsi
+	adcq $0, %rcx
+	adcq $0, %rbx
+	movl $38, %edi
+	movl $0, %r9d
+	cmovcq %rdi, %r9
+	addq %r9, %rax
+	adcq $0, %rsi
+	adcq $0, %rcx
+	adcq $0, %rbx
+	movq 16(%rsp), %rdi
+	movq %rax, 0(%rdi)
+	movq %rsi, 8(%rdi)
+	movq %rcx, 16(%rdi)
+	movq %rbx, 24(%rdi)
+	movq 72(%rsp), %rdx
+	mulx 96(%rsp), %rax, %rcx
+	mulx 144(%rsp), %rsi, %rdi
+	mulx 152(%rsp), %r9, %r10
+	mulx 104(%rsp), %r11, %rbx
+	addq %rcx, %rsi
+	adcx %rdi, %r9
+	adcx %r10, %r11
+	adcq $0, %rbx
+	movq 64(%rsp), %rdx
+	mulx 96(%rsp), %rcx, %rdi
+	mulx 144(%rsp), %r10, %rbp
+	mulx 152(%rsp), %r12, %r13
+	mulx 104(%rsp), %r14, %r15
+	addq %rdi, %r10
+	adcx %rbp, %r12
+	adcx %r13, %r14
+	adcq $0, %r15
+	addq %rcx, %rsi
+	adcx %r10, %r9
+	adcx %r12, %r11
+	adcx %r14, %rbx
+	adcq $0, %r15
+	movq 56(%rsp), %rdx
+	mulx 96(%rsp), %rcx, %rdi
+	mulx 144(%rsp), %r10, %rbp
+	mulx 152(%rsp), %r12, %r13
+	mulx 104(%rsp), %r14, %rdx
+	addq %rdi, %r10
+	adcx %rbp, %r12
+	adcx %r13, %r14
+	adcq $0, %rdx
+	addq %rcx, %r9
+	adcx %r10, %r11
+	adcx %r12, %rbx
+	adcx %r14, %r15
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 48(%rsp), %rdx
+	mulx 96(%rsp), %rdi, %r10
+	mulx 144(%rsp), %rbp, %r12
+	mulx 152(%rsp), %r13, %r14
+	mulx 104(%rsp), %rdx, %r8
+	addq %r10, %rbp
+	adcx %r12, %r13
+	adcx %r14, %rdx
+	adcq $0, %r8
+	addq %rdi, %r11
+	adcx %rbp, %rbx
+	adcx %r13, %r15
+	adcx %rdx, %rcx
+	adcq $0, %r8
+	movl $38, %edx
+	mulx %rbx, %rbx, %rdi
+	movl $38, %edx
+	mulx %r15, %r15, %r10
+	movl $38, %edx
+	mulx %rcx, %rcx, %rbp
+	movl $38, %edx
+	mulx %r8, %r8, %r12
+	addq %rdi, %r15
+	adcx %r10, %rcx
+	adcx %rbp, %r8
+	adcq $0, %r12
+	addq %rbx, %rax
+	adcx %r15, %rsi
+	adcx %rcx, %r9
+	adcx %r8, %r11
+	adcq $0, %r12
+	movl $38, %edx
+	mulx %r12, %r12, %rcx
+	addq %r12, %rax
+	adcq $0, %rsi
+	adcq $0, %r9
 	adcq $0, %r11
 	movl $38, %ecx
 	movl $0, %edi
 	cmovcq %rcx, %rdi
 	addq %rdi, %rax
-	adcq $0, %r9
 	adcq $0, %rsi
+	adcq $0, %r9
 	adcq $0, %r11
+	movq 8(%rsp), %rcx
+	movq %rax, 0(%rcx)
+	movq %rsi, 8(%rcx)
+	movq %r9, 16(%rcx)
+	movq %r11, 24(%rcx)
+	movq 80(%rsp), %rdx
+	mulx 136(%rsp), %rax, %rcx
+	mulx 112(%rsp), %rsi, %rdi
+	mulx 120(%rsp), %r8, %r9
+	mulx 24(%rsp), %r10, %r11
+	addq %rcx, %rsi
+	adcx %rdi, %r8
+	adcx %r9, %r10
+	adcq $0, %r11
+	movq 40(%rsp), %rdx
+	mulx 136(%rsp), %rcx, %rdi
+	mulx 112(%rsp), %r9, %rbx
+	mulx 120(%rsp), %rbp, %r12
+	mulx 24(%rsp), %r13, %r14
+	addq %rdi, %r9
+	adcx %rbx, %rbp
+	adcx %r12, %r13
+	adcq $0, %r14
+	addq %rcx, %rsi
+	adcx %r9, %r8
+	adcx %rbp, %r10
+	adcx %r13, %r11
+	adcq $0, %r14
+	movq 32(%rsp), %rdx
+	mulx 136(%rsp), %rcx, %rdi
+	mulx 112(%rsp), %r9, %rbx
+	mulx 120(%rsp), %rbp, %r12
+	mulx 24(%rsp), %r13, %r15
+	addq %rdi, %r9
+	adcx %rbx, %rbp
+	adcx %r12, %r13
+	adcq $0, %r15
+	addq %rcx, %r8
+	adcx %r9, %r10
+	adcx %rbp, %r11
+	adcx %r13, %r14
+	adcq $0, %r15
+	movq 128(%rsp), %rdx
+	mulx 136(%rsp), %rcx, %rdi
+	mulx 112(%rsp), %r9, %rbx
+	mulx 120(%rsp), %rbp, %r12
+	mulx 24(%rsp), %r13, %rdx
+	addq %rdi, %r9
+	adcx %rbx, %rbp
+	adcx %r12, %r13
+	adcq $0, %rdx
+	addq %rcx, %r10
+	adcx %r9, %r11
+	adcx %rbp, %r14
+	adcx %r13, %r15
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movl $38, %edx
+	mulx %r11, %r11, %rdi
+	movl $38, %edx
+	mulx %r14, %r14, %r9
+	movl $38, %edx
+	mulx %r15, %r15, %rbx
+	movl $38, %edx
+	mulx %rcx, %rcx, %rbp
+	addq %rdi, %r14
+	adcx %r9, %r15
+	adcx %rbx, %rcx
+	adcq $0, %rbp
+	addq %r11, %rax
+	adcx %r14, %rsi
+	adcx %r15, %r8
+	adcx %rcx, %r10
+	adcq $0, %rbp
+	movl $38, %edx
+	mulx %rbp, %rbp, %rcx
+	addq %rbp, %rax
+	adcq $0, %rsi
+	adcq $0, %r8
+	adcq $0, %r10
+	movl $38, %ecx
+	movl $0, %edi
+	cmovcq %rcx, %rdi
+	addq %rdi, %rax
+	adcq $0, %rsi
+	adcq $0, %r8
+	adcq $0, %r10
 	movq 0(%rsp), %rcx
 	movq %rax, 0(%rcx)
-	movq %r9, 8(%rcx)
-	movq %rsi, 16(%rcx)
-	movq %r11, 24(%rcx)
-	addq $320, %rsp
+	movq %rsi, 8(%rcx)
+	movq %r8, 16(%rcx)
+	movq %r10, 24(%rcx)
+	addq $168, %rsp
 	popq %r15
 	popq %r14
 	popq %r13

@@ -6,18 +6,18 @@
  * Bounds:  those of the IR program
  * Alias:   X3 may equal X1, Y3 may equal Y1, Z3 may equal Z1
  * Time:    constant (no branch, no data-dependent address)
- * ABI:     System V AMD64; clobbers rax rcx rdx rsi rdi r8-r11, xmm spill registers and the flags; saves rbx rbp r12 r13 r14 r15
- * Stats:   916 instructions, 41 spills, 70 reloads, 22 stack slots, 42 flag saves, 2 xmm spills (2 registers)
+ * ABI:     System V AMD64; clobbers rax rcx rdx rsi rdi r8-r11 and the flags; saves rbx rbp r12 r13 r14 r15
+ * Stats:   750 instructions, 44 spills, 54 reloads, 19 stack slots, 4 flag saves
  *
  * Source:    ge_double_xyz_adx.ir, function ge_double_xyz
  * Sha256:    a49326275098cf4b649a73e3aba7fd7d37451b1734875e7a7a04f96c2125cf7a
  * Seed:      1
- * Evals:     20000 (bets 10, bet ratio 0.2; 78 evals/s, 255.7 s; 7840 kept, 0 wrong)
+ * Evals:     20000 (bets 10, bet ratio 0.2, bet 0 continued; 472 evals/s, 42.3 s; 3206 kept, 0 wrong)
  * CPU:       AMD EPYC
- * Measured:  133.55 ticks per call (median of 101 interleaved batches)
- * Baselines: gcc 297.94 ticks (gcc (Debian 12.2.0-14+deb12u1) 12.2.0), clang 201.47 ticks (Debian clang version 14.0.6); -O3 -march=native -mtune=native, same run
- * Speedup:   2.231 vs gcc, 1.509 vs clang
- * Checker:   PROVED (12 limbs: 12 identical, 0 linear, 0 by z3; 0.05 s)
+ * Measured:  269.50 ticks per call (median of 101 interleaved batches); the program's own order: the search's best (269.12 ticks) was not clearly faster
+ * Baselines: gcc 992.25 ticks (gcc (Debian 12.2.0-14+deb12u1) 12.2.0), clang 421.09 ticks (Debian clang version 14.0.6); -O3 -march=native -mtune=native, same run
+ * Speedup:   3.682 vs gcc, 1.562 vs clang
+ * Checker:   PROVED (12 limbs: 0 identical, 12 linear, 0 by z3; 0.03 s)
  */
 	.text
 	.globl	ecopt_ge_double_xyz_fused_adx
@@ -31,909 +31,743 @@ ecopt_ge_double_xyz_fused_adx:
 	pushq %r13
 	pushq %r14
 	pushq %r15
-	subq $176, %rsp
+	subq $152, %rsp
 	movq %rdx, %rax
 	movq 0(%rcx), %rdx
 	mulx 8(%rcx), %r10, %r11
-	movq %rdx, %rbx
-	movq 24(%rcx), %rdx
-	mulx 8(%rcx), %rbp, %r12
-	movq %rdx, %r13
-	movq %rbx, %rdx
-	mulx 16(%rcx), %rbx, %r14
-	movq %rax, 0(%rsp)
-	mulx %r13, %r15, %rax
+	mulx 16(%rcx), %rbx, %rbp
+	mulx 24(%rcx), %r12, %r13
 	addq %r11, %rbx
+	adcx %rbp, %r12
+	adcq $0, %r13
 	movq %rdx, %r11
+	movq 8(%rcx), %rdx
+	mulx 16(%rcx), %rbp, %r14
+	movq %rax, 0(%rsp)
+	mulx 24(%rcx), %r15, %rax
+	addq %r14, %r15
+	adcq $0, %rax
+	addq %rbp, %r12
+	adcx %r15, %r13
+	adcq $0, %rax
+	movq %rdx, %rbp
 	movq 16(%rcx), %rdx
+	mulx 24(%rcx), %r14, %r15
+	addq %r14, %rax
+	adcq $0, %r15
+	addq %r10, %r10
+	adcx %rbx, %rbx
+	adcx %r12, %r12
+	adcx %r13, %r13
+	adcx %rax, %rax
+	adcx %r15, %r15
+	setc %r14b
+	movzbl %r14b, %r14d
+	movq %r11, %rdx
 	movq %rsi, 8(%rsp)
+	mulx %rdx, %r11, %rsi
+	movq %rbp, %rdx
 	movq %rdi, 16(%rsp)
-	mulx 8(%rcx), %rsi, %rdi
+	mulx %rdx, %rbp, %rdi
+	movq 16(%rcx), %rdx
 	movq %r9, 24(%rsp)
 	movq %r8, 32(%rsp)
 	mulx %rdx, %r9, %r8
-	adcx %r14, %r15
-	setc %r14b
-	movzbl %r14b, %r14d
-	leaq (%rax,%r14), %rax
-	testq %rbp, %rbp
-	adox %rdi, %rbp
-	adcx %rsi, %r15
-	movq %rdx, %rsi
-	movq %r11, %rdx
-	mulx %rdx, %rdi, %r11
-	movq %rdx, %r14
-	movq %rsi, %rdx
-	mulx %r13, %rsi, %r14
-	adcx %rbp, %rax
-	seto %bpl
-	movzbl %bpl, %ebp
-	leaq (%r12,%rbp), %r12
-	adcq $0, %r12
-	addq %rsi, %r12
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%r14,%rsi), %r14
-	testq %r10, %r10
-	adox %r10, %r10
-	adox %rbx, %rbx
-	movq %rdx, %rsi
-	movq 8(%rcx), %rdx
-	mulx %rdx, %rbp, %rsi
-	adcx %r11, %r10
-	adox %r15, %r15
-	adox %rax, %rax
+	movq 24(%rcx), %rdx
+	movq %r11, 40(%rsp)
+	movq %r14, 48(%rsp)
+	mulx %rdx, %r11, %r14
+	addq %rsi, %r10
 	adcx %rbp, %rbx
-	movq %rdx, %r11
-	movq %r13, %rdx
-	mulx %rdx, %rbp, %r13
-	adcx %rsi, %r15
-	adcx %r9, %rax
-	adox %r12, %r12
-	adcx %r8, %r12
-	movq %rdx, %rsi
+	adcx %rdi, %r12
+	adcx %r9, %r13
+	adcx %r8, %rax
+	adcx %r11, %r15
+	movq 48(%rsp), %rsi
+	adcx %r14, %rsi
+	movq %rdx, %rdi
 	movl $38, %edx
-	mulx %r12, %r12, %r8
-	adox %r14, %r14
-	adcx %rbp, %r14
+	mulx %r13, %r13, %r8
 	movl $38, %edx
 	mulx %rax, %rax, %r9
-	seto %dl
-	movzbl %dl, %edx
-	adcx %r13, %rdx
-	movq %rdx, %rbp
 	movl $38, %edx
-	mulx %r14, %r14, %r13
-	addq %r9, %r12
+	mulx %r15, %r15, %r11
 	movl $38, %edx
-	mulx %rbp, %rbp, %r9
-	adcx %r8, %r14
-	adcx %r13, %rbp
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%r9,%r8), %r9
-	addq %rax, %rdi
-	adcx %r12, %r10
-	adcx %r14, %rbx
-	adcx %rbp, %r15
-	setc %al
-	movzbl %al, %eax
-	leaq (%r9,%rax), %r9
+	mulx %rsi, %rsi, %rbp
+	addq %r8, %rax
+	adcx %r9, %r15
+	adcx %r11, %rsi
+	adcq $0, %rbp
+	movq 40(%rsp), %r8
+	addq %r13, %r8
+	adcx %rax, %r10
+	adcx %r15, %rbx
+	adcx %rsi, %r12
+	adcq $0, %rbp
 	movl $38, %edx
-	mulx %r9, %r9, %rax
-	addq %r9, %rdi
+	mulx %rbp, %rbp, %rax
+	addq %rbp, %r8
 	adcq $0, %r10
 	adcq $0, %rbx
-	adcq $0, %r15
+	adcq $0, %r12
 	movl $38, %eax
-	movl $0, %r8d
-	cmovcq %rax, %r8
-	addq %r8, %rdi
+	movl $0, %esi
+	cmovcq %rax, %rsi
+	addq %rsi, %r8
 	adcq $0, %r10
 	adcq $0, %rbx
+	adcq $0, %r12
 	movq 32(%rsp), %rax
 	movq 0(%rax), %rdx
-	mulx 8(%rax), %r8, %r9
-	adcq $0, %r15
-	mulx %rdx, %rbp, %r12
-	mulx 16(%rax), %r13, %r14
-	movq 8(%rax), %rdx
-	mulx 16(%rax), %rsi, %r11
-	movq %rcx, 40(%rsp)
-	movq %r15, 48(%rsp)
-	mulx 24(%rax), %rcx, %r15
-	addq %r9, %r13
+	mulx 8(%rax), %rsi, %r9
+	mulx 16(%rax), %r11, %rbp
+	mulx 24(%rax), %r13, %r14
+	addq %r9, %r11
+	adcx %rbp, %r13
+	adcq $0, %r14
 	movq %rdx, %r9
-	movq 24(%rax), %rdx
-	movq %rbx, 56(%rsp)
-	movq %r10, 64(%rsp)
-	mulx 0(%rax), %rbx, %r10
-	adcx %r14, %rbx
-	movq %rdi, 72(%rsp)
-	mulx 16(%rax), %r14, %rdi
-	movq %rbp, 80(%rsp)
+	movq 8(%rax), %rdx
+	mulx 16(%rax), %rbp, %r15
+	movq %rcx, 40(%rsp)
+	mulx 24(%rax), %rdi, %rcx
+	addq %r15, %rdi
+	adcq $0, %rcx
+	addq %rbp, %r13
+	adcx %rdi, %r14
+	adcq $0, %rcx
+	movq %rdx, %rdi
+	movq 16(%rax), %rdx
+	mulx 24(%rax), %rbp, %r15
+	addq %rbp, %rcx
+	adcq $0, %r15
+	addq %rsi, %rsi
+	adcx %r11, %r11
+	adcx %r13, %r13
+	adcx %r14, %r14
+	adcx %rcx, %rcx
+	adcx %r15, %r15
 	setc %bpl
 	movzbl %bpl, %ebp
-	addq %r11, %rcx
-	movq %rdx, %r11
-	movq 16(%rax), %rdx
-	mulx %rdx, %r11, %r9
-	setc %dl
-	movzbl %dl, %edx
-	addq %rsi, %rbx
-	leaq (%r15,%rdx), %r15
-	leaq (%r10,%rbp), %r10
-	adcx %rcx, %r10
-	adcq $0, %r15
-	testq %r8, %r8
-	adox %r8, %r8
-	adox %r13, %r13
-	adox %rbx, %rbx
-	adcx %r14, %r15
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%rdi,%rcx), %rdi
-	adox %r10, %r10
-	clc
-	adcx %r12, %r8
-	adox %r15, %r15
-	movq 8(%rax), %rdx
-	mulx %rdx, %rcx, %rsi
-	adcx %rcx, %r13
-	adcx %rsi, %rbx
-	adox %rdi, %rdi
-	movq %rdx, %rcx
-	movq 24(%rax), %rdx
-	mulx %rdx, %rsi, %rbp
-	adcx %r11, %r10
-	seto %r11b
-	movzbl %r11b, %r11d
-	adcx %r9, %r15
-	adcx %rsi, %rdi
-	movq %rdx, %rsi
-	movq %r10, %rdx
-	movl $38, %r9d
-	mulx %r9, %r9, %r10
-	adcx %rbp, %r11
-	movq %r15, %rdx
-	movl $38, %ebp
-	mulx %rbp, %rbp, %r12
+	movq %r9, %rdx
+	movq %r12, 48(%rsp)
+	mulx %rdx, %r9, %r12
 	movq %rdi, %rdx
-	movl $38, %edi
-	mulx %rdi, %rdi, %r14
-	testq %rbp, %rbp
-	adox %r10, %rbp
-	movq 24(%rsp), %r10
-	movq 0(%r10), %rdx
-	mulx 16(%r10), %r15, %rsi
-	adox %r12, %rdi
-	movq %rdx, %r12
-	movq %r11, %rdx
-	movl $38, %r11d
-	mulx %r11, %r11, %rdx
-	adox %r14, %r11
-	movq 80(%rsp), %r14
-	seto %cl
-	movzbl %cl, %ecx
-	testq %r14, %r14
-	adox %r9, %r14
-	adox %rbp, %r8
-	adox %rdi, %r13
-	leaq (%rdx,%rcx), %rdx
-	movq %rdx, %rcx
-	movq %r12, %rdx
-	mulx 8(%r10), %rdi, %r9
-	movq %rdx, %rbp
-	movq 8(%r10), %rdx
-	mulx 16(%r10), %r12, %rax
-	adox %r11, %rbx
-	seto %r11b
-	movzbl %r11b, %r11d
-	leaq (%rcx,%r11), %rcx
-	movq %rdx, %r11
-	movl $38, %edx
-	mulx %rcx, %rcx, %rdx
-	adcx %rcx, %r14
-	adcq $0, %r8
-	adcq $0, %r13
-	adcq $0, %rbx
-	movl $38, %ecx
-	movl $0, %edx
-	cmovcq %rcx, %rdx
-	addq %rdx, %r14
-	adcq $0, %r8
-	adcq $0, %r13
-	adcq $0, %rbx
-	movq 24(%r10), %rdx
-	movq %rbx, 80(%rsp)
-	mulx %rbp, %rcx, %rbx
-	movq %r13, 88(%rsp)
-	movq %r8, 96(%rsp)
-	mulx %r11, %r13, %r8
-	addq %r9, %r15
-	adcx %rsi, %rcx
-	setc %sil
-	movzbl %sil, %esi
-	addq %rax, %r13
-	setc %al
-	movzbl %al, %eax
-	addq %r12, %rcx
-	leaq (%r8,%rax), %r8
-	leaq (%rbx,%rsi), %rbx
-	adcx %r13, %rbx
-	mulx 16(%r10), %rax, %rsi
-	adcq $0, %r8
-	addq %rax, %r8
-	setc %al
-	movzbl %al, %eax
-	addq %rdi, %rdi
-	leaq (%rsi,%rax), %rsi
-	movq %rdx, %rax
-	movq %r11, %rdx
-	mulx %rdx, %r9, %r11
-	adcx %r15, %r15
-	adcx %rcx, %rcx
-	adcx %rbx, %rbx
-	adcx %r8, %r8
-	adcx %rsi, %rsi
-	movq %rbp, %rdx
-	mulx %rdx, %rbp, %r12
-	movq %rax, %rdx
-	mulx %rdx, %rax, %r13
-	setc %dl
-	movzbl %dl, %edx
-	addq %r12, %rdi
+	movq %rbx, 56(%rsp)
+	mulx %rdx, %rdi, %rbx
+	movq 16(%rax), %rdx
+	movq %r10, 64(%rsp)
+	movq %r8, 72(%rsp)
+	mulx %rdx, %r10, %r8
+	movq 24(%rax), %rdx
+	movq %r9, 80(%rsp)
+	movq %rbp, 88(%rsp)
+	mulx %rdx, %r9, %rbp
+	addq %r12, %rsi
+	adcx %rdi, %r11
+	adcx %rbx, %r13
+	adcx %r10, %r14
+	adcx %r8, %rcx
 	adcx %r9, %r15
-	movq %rdx, %r9
-	movq 16(%r10), %rdx
-	mulx %rdx, %r12, %rdx
-	adcx %r11, %rcx
-	adcx %r12, %rbx
+	movq 88(%rsp), %rdi
+	adcx %rbp, %rdi
+	movq %rdx, %r8
+	movl $38, %edx
+	mulx %r14, %r14, %r9
+	movl $38, %edx
+	mulx %rcx, %rcx, %r10
+	movl $38, %edx
+	mulx %r15, %r15, %rbx
+	movl $38, %edx
+	mulx %rdi, %rdi, %rbp
+	addq %r9, %rcx
+	adcx %r10, %r15
+	adcx %rbx, %rdi
+	adcq $0, %rbp
+	movq 80(%rsp), %r9
+	addq %r14, %r9
+	adcx %rcx, %rsi
+	adcx %r15, %r11
+	adcx %rdi, %r13
+	adcq $0, %rbp
+	movl $38, %edx
+	mulx %rbp, %rbp, %rcx
+	addq %rbp, %r9
+	adcq $0, %rsi
+	adcq $0, %r11
+	adcq $0, %r13
+	movl $38, %ecx
+	movl $0, %edi
+	cmovcq %rcx, %rdi
+	addq %rdi, %r9
+	adcq $0, %rsi
+	adcq $0, %r11
+	adcq $0, %r13
+	movq 24(%rsp), %rcx
+	movq 0(%rcx), %rdx
+	mulx 8(%rcx), %rdi, %r10
+	mulx 16(%rcx), %rbx, %rbp
+	mulx 24(%rcx), %r12, %r14
+	addq %r10, %rbx
+	adcx %rbp, %r12
+	adcq $0, %r14
 	movq %rdx, %r10
-	movl $38, %edx
-	mulx %rbx, %rbx, %r11
-	adcx %r10, %r8
-	adcx %rax, %rsi
-	movl $38, %edx
-	mulx %rsi, %rsi, %rax
-	adcx %r13, %r9
-	movl $38, %edx
-	mulx %r9, %r9, %r10
-	movl $38, %edx
-	mulx %r8, %r8, %r12
-	addq %r11, %r8
-	adcx %r12, %rsi
-	adcx %rax, %r9
-	setc %al
-	movzbl %al, %eax
-	addq %rbx, %rbp
-	leaq (%r10,%rax), %r10
-	adcx %r8, %rdi
-	adcx %rsi, %r15
-	adcx %r9, %rcx
-	setc %al
-	movzbl %al, %eax
-	leaq (%r10,%rax), %r10
+	movq 8(%rcx), %rdx
+	mulx 16(%rcx), %rbp, %r15
+	mulx 24(%rcx), %r8, %rax
+	addq %r15, %r8
+	adcq $0, %rax
+	addq %rbp, %r12
+	adcx %r8, %r14
+	adcq $0, %rax
+	movq %rdx, %r8
+	movq 16(%rcx), %rdx
+	mulx 24(%rcx), %rbp, %r15
+	addq %rbp, %rax
+	adcq $0, %r15
+	addq %rdi, %rdi
+	adcx %rbx, %rbx
+	adcx %r12, %r12
+	adcx %r14, %r14
+	adcx %rax, %rax
+	adcx %r15, %r15
+	setc %bpl
+	movzbl %bpl, %ebp
 	movq %r10, %rdx
-	movl $38, %eax
-	mulx %rax, %rax, %rsi
-	addq %rax, %rbp
+	mulx %rdx, %r10, %rdx
+	movq %rdx, 80(%rsp)
+	movq %r8, %rdx
+	mulx %rdx, %r8, %rdx
+	movq %rdx, 88(%rsp)
+	movq 16(%rcx), %rdx
+	movq %r13, 96(%rsp)
+	mulx %rdx, %rdx, %r13
+	movq %rdx, 104(%rsp)
+	movq 24(%rcx), %rdx
+	movq %r11, 112(%rsp)
+	mulx %rdx, %rdx, %r11
+	addq 80(%rsp), %rdi
+	adcx %r8, %rbx
+	adcx 88(%rsp), %r12
+	adcx 104(%rsp), %r14
+	adcx %r13, %rax
+	adcx %rdx, %r15
+	adcx %r11, %rbp
+	movl $38, %edx
+	mulx %r14, %r14, %rcx
+	movl $38, %edx
+	mulx %rax, %rax, %r8
+	movl $38, %edx
+	mulx %r15, %r15, %r11
+	movl $38, %edx
+	mulx %rbp, %rbp, %r13
+	addq %rcx, %rax
+	adcx %r8, %r15
+	adcx %r11, %rbp
+	adcq $0, %r13
+	addq %r14, %r10
+	adcx %rax, %rdi
+	adcx %r15, %rbx
+	adcx %rbp, %r12
+	adcq $0, %r13
+	movl $38, %edx
+	mulx %r13, %r13, %rax
+	addq %r13, %r10
 	adcq $0, %rdi
-	adcq $0, %r15
-	adcq $0, %rcx
+	adcq $0, %rbx
+	adcq $0, %r12
 	movl $38, %eax
-	movl $0, %esi
-	cmovcq %rax, %rsi
-	addq %rsi, %rbp
+	movl $0, %ecx
+	cmovcq %rax, %rcx
+	addq %rcx, %r10
 	adcq $0, %rdi
-	adcq $0, %r15
-	adcq $0, %rcx
-	testq %rbp, %rbp
-	adox %rbp, %rbp
-	adox %rdi, %rdi
-	adox %r15, %r15
-	adox %rcx, %rcx
+	adcq $0, %rbx
+	adcq $0, %r12
+	addq %r10, %r10
+	adcx %rdi, %rdi
+	adcx %rbx, %rbx
+	adcx %r12, %r12
 	movl $38, %eax
-	movl $0, %esi
-	cmovoq %rax, %rsi
-	adcx %rsi, %rbp
+	movl $0, %ecx
+	cmovcq %rax, %rcx
+	addq %rcx, %r10
 	adcq $0, %rdi
-	adcq $0, %r15
-	adcq $0, %rcx
+	adcq $0, %rbx
+	adcq $0, %r12
 	movl $38, %eax
-	movl $0, %esi
-	cmovcq %rax, %rsi
-	addq %rsi, %rbp
+	movl $0, %ecx
+	cmovcq %rax, %rcx
+	addq %rcx, %r10
 	movq 72(%rsp), %rax
-	movq %rax, %rsi
-	testq %rsi, %rsi
-	adox %r14, %rsi
+	movq %rax, %rcx
+	addq %r9, %rcx
 	movq 64(%rsp), %r8
-	movq %r8, %r9
-	adox 96(%rsp), %r9
-	movq 56(%rsp), %r10
-	movq %r10, %r11
-	adox 88(%rsp), %r11
-	movq 48(%rsp), %rdx
-	movq %rdx, %rbx
-	adox 80(%rsp), %rbx
+	movq %r8, %r11
+	adcx %rsi, %r11
+	movq 56(%rsp), %rdx
+	movq %rdx, %rbp
+	adcx 112(%rsp), %rbp
+	movq 48(%rsp), %r13
+	movq %r13, %r14
+	adcx 96(%rsp), %r14
+	movl $38, %r15d
+	movq %r12, 24(%rsp)
+	movl $0, %r12d
+	cmovcq %r15, %r12
+	addq %r12, %rcx
+	adcq $0, %r11
+	adcq $0, %rbp
+	adcq $0, %r14
+	movl $38, %r12d
+	movl $0, %r15d
+	cmovcq %r12, %r15
+	addq %r15, %rcx
+	movq 32(%rsp), %r12
+	movq %rbx, 80(%rsp)
+	movq 40(%rsp), %rbx
+	movq 0(%rbx), %r15
+	addq 0(%r12), %r15
+	movq %rdi, 88(%rsp)
+	movq 8(%rbx), %rdi
+	adcx 8(%r12), %rdi
+	movq %r10, 104(%rsp)
+	movq 16(%rbx), %r10
+	adcx 16(%r12), %r10
+	movq 40(%rsp), %r13
+	movq 24(%r13), %rbx
+	adcx 24(%r12), %rbx
 	movl $38, %r12d
 	movl $0, %r13d
-	cmovoq %r12, %r13
-	adcx %r13, %rsi
-	adcq $0, %r9
-	adcq $0, %r11
+	cmovcq %r12, %r13
+	addq %r13, %r15
+	adcq $0, %rdi
+	adcq $0, %r10
 	adcq $0, %rbx
 	movl $38, %r12d
 	movl $0, %r13d
 	cmovcq %r12, %r13
-	movq 32(%rsp), %r12
-	movq %rcx, 24(%rsp)
-	movq %r15, 104(%rsp)
-	movq 40(%rsp), %r15
-	movq 0(%r15), %rcx
-	addq 0(%r12), %rcx
-	movq %rdi, %xmm0
-	movq 8(%r15), %rdi
-	adcx 8(%r12), %rdi
-	movq %rbp, %xmm1
-	movq 16(%r15), %rbp
-	adcx 16(%r12), %rbp
-	movq 40(%rsp), %rdx
-	movq 24(%rdx), %r15
-	adcx 24(%r12), %r15
-	movl $38, %edx
-	movl $0, %r12d
-	cmovcq %rdx, %r12
-	addq %r12, %rcx
-	adcq $0, %rdi
-	adcq $0, %rbp
-	adcq $0, %r15
-	movq %rbp, %rdx
-	mulx %rdi, %rbp, %r12
-	movl $38, %r10d
-	movl $0, %r8d
-	cmovcq %r10, %r8
-	testq %rcx, %rcx
-	adox %r8, %rcx
+	addq %r13, %r15
+	movq %rdx, %r12
+	movq %r15, %rdx
+	mulx %rdi, %r13, %r15
+	mulx %r10, %r12, %r8
+	movq %rsi, 32(%rsp)
+	mulx %rbx, %rsi, %rax
+	addq %r15, %r12
+	adcx %r8, %rsi
+	adcq $0, %rax
 	movq %rdx, %r8
-	movq %rcx, %rdx
-	mulx %rdi, %rcx, %r10
-	movq %rdx, %rax
-	movq %r8, %rdx
-	movq %r14, 32(%rsp)
-	mulx %rax, %r8, %r14
-	adcx %r10, %r8
-	movq %rdx, %r10
-	movq %rax, %rdx
-	movq %rbx, 40(%rsp)
-	mulx %r15, %rax, %rbx
-	adcx %r14, %rax
-	movq %rdx, %r14
 	movq %rdi, %rdx
-	movq %r11, 112(%rsp)
-	mulx %r15, %rdi, %r11
-	movq %rdx, 120(%rsp)
-	movq %r10, %rdx
-	movq %r9, 128(%rsp)
-	mulx %rdx, %r10, %r9
-	movq %rsi, 136(%rsp)
-	setc %sil
-	movzbl %sil, %esi
-	addq %r12, %rdi
-	setc %r12b
-	movzbl %r12b, %r12d
-	addq %rbp, %rax
-	leaq (%rbx,%rsi), %rbx
-	adcx %rdi, %rbx
-	leaq (%r11,%r12), %r11
-	adcq $0, %r11
-	movq %rdx, %rsi
-	movq %r15, %rdx
-	mulx %rsi, %rsi, %rdi
-	addq %rsi, %r11
-	setc %sil
-	movzbl %sil, %esi
-	addq %rcx, %rcx
-	adcx %r8, %r8
-	adcx %rax, %rax
-	adcx %rbx, %rbx
-	leaq (%rdi,%rsi), %rdi
-	movq %rdx, %rsi
-	movq %r14, %rdx
-	mulx %rdx, %rbp, %r12
-	adcx %r11, %r11
-	movq %rsi, %rdx
-	mulx %rdx, %rsi, %r14
-	movq 120(%rsp), %rdx
-	mulx %rdx, %r15, %rdx
-	adcx %rdi, %rdi
-	movq %rbp, 120(%rsp)
-	setc %bpl
-	movzbl %bpl, %ebp
-	addq %r12, %rcx
-	adcx %r15, %r8
-	adcx %rdx, %rax
-	adcx %r10, %rbx
-	movl $38, %edx
-	mulx %rbx, %rbx, %r10
-	adcx %r9, %r11
-	movl $38, %edx
-	mulx %r11, %r11, %r9
-	adcx %rsi, %rdi
-	adcx %r14, %rbp
-	addq %r10, %r11
-	movl $38, %edx
-	mulx %rdi, %rdi, %rsi
-	adcx %r9, %rdi
-	movl $38, %edx
-	mulx %rbp, %rbp, %r9
-	adcx %rsi, %rbp
-	movq 136(%rsp), %rsi
-	setc %r10b
-	movzbl %r10b, %r10d
-	addq %r13, %rsi
-	movq 120(%rsp), %rdx
-	addq %rbx, %rdx
-	leaq (%r9,%r10), %r9
-	adcx %r11, %rcx
-	adcx %rdi, %r8
-	adcx %rbp, %rax
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%r9,%rdi), %r9
+	mulx %r10, %rdi, %r15
+	movq %r9, 40(%rsp)
+	movq %r14, 120(%rsp)
+	mulx %rbx, %r9, %r14
+	addq %r15, %r9
+	adcq $0, %r14
+	addq %rdi, %rsi
+	adcx %r9, %rax
+	adcq $0, %r14
 	movq %rdx, %rdi
-	movl $38, %edx
-	mulx %r9, %r9, %r10
-	addq %r9, %rdi
-	adcq $0, %rcx
-	adcq $0, %r8
-	adcq $0, %rax
-	movl $38, %r9d
-	movl $0, %r10d
-	cmovcq %r9, %r10
-	testq %rdi, %rdi
-	adox %r10, %rdi
-	movl $0, %r9d
-	adox %r9, %rcx
-	movl $0, %r9d
-	adox %r9, %r8
-	movl $0, %r9d
-	adox %r9, %rax
-	movq %rsi, %r9
-	subq %rdi, %r9
-	movq 128(%rsp), %rdi
-	movq %rdi, %r10
-	sbbq %rcx, %r10
-	movq 112(%rsp), %rcx
-	movq %rcx, %r11
-	sbbq %r8, %r11
-	movq 40(%rsp), %r8
-	movq %r8, %rdx
-	sbbq %rax, %rdx
-	movl $38, %eax
-	movl $0, %ebx
-	cmovcq %rax, %rbx
-	subq %rbx, %r9
-	sbbq $0, %r10
-	sbbq $0, %r11
-	sbbq $0, %rdx
-	movl $38, %eax
-	movl $0, %ebx
-	cmovcq %rax, %rbx
-	movq 72(%rsp), %rax
-	subq 32(%rsp), %rax
-	movq 64(%rsp), %rbp
-	sbbq 96(%rsp), %rbp
-	movq 56(%rsp), %r12
-	sbbq 88(%rsp), %r12
-	movq 48(%rsp), %r13
-	sbbq 80(%rsp), %r13
-	movl $38, %r14d
-	movl $0, %r15d
-	cmovcq %r14, %r15
-	subq %r15, %rax
-	sbbq $0, %rbp
-	sbbq $0, %r12
-	sbbq $0, %r13
-	movl $38, %r14d
-	movl $0, %r15d
-	cmovcq %r14, %r15
-	subq %r15, %rax
-	movq %xmm1, %r14
-	addq %rax, %r14
-	movq %xmm0, %r15
-	adcx %rbp, %r15
-	movq 104(%rsp), %r8
-	adcx %r12, %r8
-	movq %rbp, 32(%rsp)
-	movq 24(%rsp), %rbp
-	adcx %r13, %rbp
-	movq %rsi, 24(%rsp)
-	movl $38, %esi
-	movl $0, %ecx
-	cmovcq %rsi, %rcx
-	addq %rcx, %r14
-	adcq $0, %r15
-	adcq $0, %r8
-	movq %rdx, %rcx
-	movq %r13, %rdx
-	mulx %r8, %rsi, %r13
-	movq %rdx, 48(%rsp)
-	movq %r15, %rdx
-	movq %r13, 56(%rsp)
-	mulx %r11, %r15, %r13
-	adcq $0, %rbp
-	movq %rsi, 64(%rsp)
-	movl $38, %esi
-	movl $0, %edi
-	cmovcq %rsi, %rdi
-	addq %rdi, %r14
-	subq %rbx, %r9
-	movq %rdx, %rsi
-	movq %r14, %rdx
-	mulx %r10, %rdi, %rbx
-	movq %r12, 72(%rsp)
-	mulx %rax, %r14, %r12
-	movq %r14, 80(%rsp)
-	movq %r12, 88(%rsp)
-	mulx %r9, %r14, %r12
-	movq %rax, 96(%rsp)
-	movq %r14, 104(%rsp)
-	mulx %rcx, %rax, %r14
-	movq %rbp, 120(%rsp)
-	movq %r8, 136(%rsp)
-	mulx %r11, %rbp, %r8
-	testq %rdi, %rdi
-	adox %r12, %rdi
-	movq %rdx, %r12
-	movq %rsi, %rdx
-	movq %r12, 144(%rsp)
-	mulx %r9, %rsi, %r12
-	adox %rbx, %rbp
-	adox %r8, %rax
-	movq %rdx, %r8
 	movq %r10, %rdx
-	mulx %r8, %r10, %rbx
-	adcx %r12, %r10
-	movq %rdx, %r12
-	movq %r8, %rdx
-	movq %r11, 152(%rsp)
-	mulx %rcx, %r8, %r11
-	adcx %rbx, %r15
-	adcx %r13, %r8
-	setc %bl
-	movzbl %bl, %ebx
-	clc
-	adcx %rsi, %rdi
-	adcx %r10, %rbp
-	adcx %r15, %rax
-	seto %sil
-	movzbl %sil, %esi
-	leaq (%r14,%rsi), %r14
-	leaq (%r11,%rbx), %r11
-	adcx %r8, %r14
-	adcq $0, %r11
-	movq %rdx, %rsi
-	movq %r12, %rdx
-	mulx 136(%rsp), %r8, %r10
-	movq %rdx, %rbx
-	movq 136(%rsp), %rdx
-	mulx %r9, %r12, %r13
-	movq %rsi, 160(%rsp)
-	mulx 152(%rsp), %r15, %rsi
-	testq %r8, %r8
-	adox %r13, %r8
-	adcx %r12, %rbp
-	adox %r10, %r15
-	mulx %rcx, %r10, %r12
-	adcx %r8, %rax
-	adox %rsi, %r10
-	seto %sil
-	movzbl %sil, %esi
-	leaq (%r12,%rsi), %r12
-	adcx %r15, %r14
-	adcx %r10, %r11
-	adcq $0, %r12
-	movq %rdx, %rsi
-	movq 120(%rsp), %rdx
-	mulx %rbx, %rbx, %r8
-	mulx %r9, %r9, %r10
-	addq %r10, %rbx
-	mulx 152(%rsp), %r10, %r13
-	mulx %rcx, %rcx, %r15
-	adcx %r8, %r10
-	adcx %r13, %rcx
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%r15,%r8), %r15
-	addq %r9, %rax
-	adcx %rbx, %r14
-	adcx %r10, %r11
-	adcx %rcx, %r12
-	adcq $0, %r15
-	movq %rdx, %rcx
-	movq %r12, %rdx
-	movl $38, %r8d
-	mulx %r8, %r8, %r9
-	movq %r11, %rdx
-	movl $38, %r10d
-	mulx %r10, %r10, %r11
-	movq %r15, %rdx
-	movl $38, %ebx
-	mulx %rbx, %rbx, %r12
-	movq 128(%rsp), %rdx
-	mulx 72(%rsp), %r13, %r15
-	movq %r14, %rdx
-	movl $38, %r14d
-	mulx %r14, %r14, %rdx
-	addq %rdx, %r10
-	adcx %r11, %r8
-	adcx %r9, %rbx
-	movq 104(%rsp), %r9
-	setc %r11b
-	movzbl %r11b, %r11d
-	addq %r14, %r9
-	adcx %r10, %rdi
-	adcx %r8, %rbp
-	leaq (%r12,%r11), %r12
-	adcx %rbx, %rax
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%r12,%r8), %r12
-	movq %r12, %rdx
-	movl $38, %r8d
-	mulx %r8, %r8, %r10
-	addq %r8, %r9
-	adcq $0, %rdi
-	adcq $0, %rbp
-	adcq $0, %rax
-	movq 48(%rsp), %rdx
-	mulx 112(%rsp), %r8, %r10
-	movq %rdx, %r11
-	movq 128(%rsp), %rdx
-	mulx 96(%rsp), %rbx, %r12
-	movl $38, %r14d
-	movl $0, %esi
-	cmovcq %r14, %rsi
-	mulx %r11, %r14, %rcx
-	movq 24(%rsp), %rdx
-	movq %r10, 104(%rsp)
-	movq %r8, 152(%rsp)
-	mulx 72(%rsp), %r10, %r8
-	addq %rsi, %r9
-	adcq $0, %rdi
-	movq 16(%rsp), %rsi
-	movq %r9, 0(%rsi)
-	movq %rdi, 8(%rsi)
-	adcq $0, %rbp
-	adcq $0, %rax
-	movq %rbp, 16(%rsi)
-	mulx 96(%rsp), %rdi, %r9
-	movq %rdi, 168(%rsp)
-	mulx 32(%rsp), %rbp, %rdi
-	addq %r9, %rbp
-	adcx %rdi, %r10
-	mulx %r11, %rdi, %r9
-	adcx %r8, %rdi
-	movq 32(%rsp), %rdx
-	mulx 128(%rsp), %r8, %r11
-	setc %sil
-	movzbl %sil, %esi
-	addq %r12, %r8
-	adcx %r11, %r13
-	adcx %r15, %r14
-	setc %r11b
-	movzbl %r11b, %r11d
-	leaq (%rcx,%r11), %rcx
-	addq %rbx, %rbp
-	adcx %r8, %r10
-	adcx %r13, %rdi
-	leaq (%r9,%rsi), %r9
-	movq %rdx, %rsi
-	movq 112(%rsp), %rdx
-	mulx %rsi, %r8, %r11
-	movq %rdx, %rbx
-	movq 96(%rsp), %rdx
-	mulx 40(%rsp), %r12, %r13
-	adcx %r14, %r9
-	adcq $0, %rcx
-	movq 16(%rsp), %r14
-	movq %rax, 24(%r14)
-	movq %rdx, %rax
-	movq 72(%rsp), %rdx
-	mulx %rbx, %r14, %r15
-	movq %rbx, %rdx
-	mulx %rax, %rbx, %rdx
-	addq %rdx, %r8
-	adcx %r11, %r14
-	movq 152(%rsp), %r11
-	adcx %r15, %r11
-	setc %dl
-	movzbl %dl, %edx
-	addq %rbx, %r10
-	movq 104(%rsp), %rbx
-	leaq (%rbx,%rdx), %rbx
-	adcx %r8, %rdi
-	adcx %r14, %r9
-	adcx %r11, %rcx
-	movq 40(%rsp), %rdx
-	mulx 48(%rsp), %r8, %r11
-	mulx %rsi, %r14, %r15
-	adcq $0, %rbx
-	movq 160(%rsp), %rdx
-	mulx 72(%rsp), %rsi, %rax
-	testq %r14, %r14
-	adox %r13, %r14
-	adcx %r12, %rdi
-	movq %rdx, %r12
-	movq 40(%rsp), %rdx
-	mulx 72(%rsp), %r13, %rdx
-	adox %r15, %r13
-	adox %rdx, %r8
-	adcx %r14, %r9
-	adcx %r13, %rcx
-	movq %rcx, %rdx
-	movl $38, %ecx
-	mulx %rcx, %rcx, %r13
-	adcx %r8, %rbx
-	seto %r8b
-	movzbl %r8b, %r8d
-	leaq (%r11,%r8), %r11
-	adcq $0, %r11
-	movq %r11, %rdx
-	movl $38, %r8d
-	mulx %r8, %r8, %r11
-	movq %r9, %rdx
-	movl $38, %r9d
-	mulx %r9, %r9, %r14
-	addq %r14, %rcx
-	movl $38, %edx
-	mulx %rbx, %rbx, %r14
-	adcx %r13, %rbx
-	adcx %r14, %r8
-	movq 168(%rsp), %rdx
-	setc %r13b
-	movzbl %r13b, %r13d
-	addq %r9, %rdx
-	adcx %rcx, %rbp
-	leaq (%r11,%r13), %r11
-	adcx %rbx, %r10
-	adcx %r8, %rdi
-	movq %rdx, %rcx
-	movq 96(%rsp), %rdx
-	mulx %r12, %r8, %r9
-	setc %bl
-	movzbl %bl, %ebx
-	leaq (%r11,%rbx), %r11
-	movq %rdx, %rbx
-	movq %r11, %rdx
-	movl $38, %r11d
-	mulx %r11, %r11, %r13
-	addq %r11, %rcx
-	adcq $0, %rbp
+	mulx %rbx, %r9, %r10
+	addq %r9, %r14
 	adcq $0, %r10
-	adcq $0, %rdi
-	movl $38, %r11d
-	movl $0, %edx
-	cmovcq %r11, %rdx
-	addq %rdx, %rcx
-	movq 8(%rsp), %r11
-	movq %rcx, 0(%r11)
-	adcq $0, %rbp
-	adcq $0, %r10
-	movq %rbp, 8(%r11)
-	movq %r10, 16(%r11)
-	adcq $0, %rdi
-	movq %rdi, 24(%r11)
-	movq %rbx, %rdx
-	mulx 120(%rsp), %rcx, %rdi
-	addq 88(%rsp), %r8
-	mulx 136(%rsp), %r10, %r11
-	adcx %r9, %r10
-	adcx %r11, %rcx
+	addq %r13, %r13
+	adcx %r12, %r12
+	adcx %rsi, %rsi
+	adcx %rax, %rax
+	adcx %r14, %r14
+	adcx %r10, %r10
 	setc %r9b
 	movzbl %r9b, %r9d
-	leaq (%rdi,%r9), %rdi
-	movq 144(%rsp), %rdx
-	mulx 32(%rsp), %r9, %r11
-	movq %rdx, %rbx
-	movq 32(%rsp), %rdx
-	mulx %r12, %rbp, %r13
-	mulx 136(%rsp), %r14, %r15
-	addq %r11, %rbp
-	mulx 120(%rsp), %r11, %rdx
-	adcx %r13, %r14
-	adcx %r15, %r11
-	setc %r13b
-	movzbl %r13b, %r13d
-	addq %r9, %r8
-	adcx %rbp, %r10
-	adcx %r14, %rcx
-	adcx %r11, %rdi
-	leaq (%rdx,%r13), %rdx
+	movq %rdx, %r15
+	movq %r8, %rdx
+	mulx %rdx, %r8, %rdx
+	movq %rdx, 128(%rsp)
+	movq %rdi, %rdx
+	mulx %rdx, %rdi, %rdx
+	movq %rdx, 136(%rsp)
+	movq %r15, %rdx
+	mulx %rdx, %r15, %rdx
+	movq %rdx, 144(%rsp)
+	movq %rbx, %rdx
+	mulx %rdx, %rbx, %rdx
+	addq 128(%rsp), %r13
+	adcx %rdi, %r12
+	adcx 136(%rsp), %rsi
+	adcx %r15, %rax
+	adcx 144(%rsp), %r14
+	adcx %rbx, %r10
+	adcx %rdx, %r9
+	movl $38, %edx
+	mulx %rax, %rax, %rdi
+	movl $38, %edx
+	mulx %r14, %r14, %rbx
+	movl $38, %edx
+	mulx %r10, %r10, %r15
+	movl $38, %edx
+	mulx %r9, %r9, %rdx
+	addq %rdi, %r14
+	adcx %rbx, %r10
+	adcx %r15, %r9
 	adcq $0, %rdx
-	movq %rdx, %r9
-	movq %rbx, %rdx
-	mulx 72(%rsp), %r11, %rbx
-	addq %rbx, %rsi
-	movq %rdx, %rbx
-	movq 72(%rsp), %rdx
-	mulx 136(%rsp), %rbp, %r13
-	adcx %rax, %rbp
-	movq %rdx, %rax
-	movq 120(%rsp), %rdx
-	mulx %rax, %rax, %r14
-	adcx %r13, %rax
-	setc %r13b
-	movzbl %r13b, %r13d
-	addq %r11, %r10
-	adcx %rsi, %rcx
-	adcx %rbp, %rdi
-	leaq (%r14,%r13), %r14
-	adcx %rax, %r9
-	adcq $0, %r14
-	mulx 48(%rsp), %rax, %rsi
-	movq %r12, %rdx
-	mulx 48(%rsp), %r11, %rbp
-	movq %rbx, %rdx
-	mulx 48(%rsp), %rbx, %r12
-	testq %rcx, %rcx
-	adox %rbx, %rcx
-	adcx %r12, %r11
-	movq 64(%rsp), %rdx
-	adcx %rbp, %rdx
-	adox %r11, %rdi
-	movq %rdx, %r11
-	movl $38, %edx
-	mulx %rdi, %rdi, %rbx
-	adox %r11, %r9
-	adcx 56(%rsp), %rax
-	adox %rax, %r14
-	movl $38, %edx
-	mulx %r14, %r14, %rax
-	setc %r11b
-	movzbl %r11b, %r11d
-	leaq (%rsi,%r11), %rsi
-	movl $0, %r11d
-	adox %r11, %rsi
-	movl $38, %edx
-	mulx %rsi, %rsi, %r11
-	movl $38, %edx
-	mulx %r9, %r9, %rbp
-	addq %rbx, %r9
-	adcx %rbp, %r14
-	adcx %rax, %rsi
-	movq 80(%rsp), %rax
-	setc %dl
-	movzbl %dl, %edx
-	addq %rdi, %rax
-	leaq (%r11,%rdx), %r11
-	adcx %r9, %r8
-	adcx %r14, %r10
-	adcx %rsi, %rcx
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%r11,%rsi), %r11
-	movl $38, %edx
-	mulx %r11, %r11, %rsi
-	addq %r11, %rax
-	adcq $0, %r8
-	adcq $0, %r10
-	adcq $0, %rcx
-	movl $38, %esi
+	addq %rax, %r8
+	adcx %r14, %r13
+	adcx %r10, %r12
+	adcx %r9, %rsi
+	adcq $0, %rdx
+	movl $38, %eax
+	mulx %rax, %rax, %rdi
+	addq %rax, %r8
+	adcq $0, %r13
+	adcq $0, %r12
+	adcq $0, %rsi
+	movl $38, %eax
 	movl $0, %edi
-	cmovcq %rsi, %rdi
+	cmovcq %rax, %rdi
+	addq %rdi, %r8
+	adcq $0, %r13
+	adcq $0, %r12
+	adcq $0, %rsi
+	movq %rcx, %rax
+	subq %r8, %rax
+	movq %r11, %rdi
+	sbbq %r13, %rdi
+	movq %rbp, %r8
+	sbbq %r12, %r8
+	movq 120(%rsp), %r9
+	movq %r9, %r10
+	sbbq %rsi, %r10
+	movl $38, %esi
+	movl $0, %edx
+	cmovcq %rsi, %rdx
+	subq %rdx, %rax
+	sbbq $0, %rdi
+	sbbq $0, %r8
+	sbbq $0, %r10
+	movl $38, %esi
+	movl $0, %edx
+	cmovcq %rsi, %rdx
+	subq %rdx, %rax
+	movq 72(%rsp), %rsi
+	subq 40(%rsp), %rsi
+	movq 64(%rsp), %rdx
+	sbbq 32(%rsp), %rdx
+	movq 56(%rsp), %rbx
+	sbbq 112(%rsp), %rbx
+	movq 48(%rsp), %r12
+	sbbq 96(%rsp), %r12
+	movl $38, %r13d
+	movl $0, %r14d
+	cmovcq %r13, %r14
+	subq %r14, %rsi
+	sbbq $0, %rdx
+	sbbq $0, %rbx
+	sbbq $0, %r12
+	movl $38, %r13d
+	movl $0, %r14d
+	cmovcq %r13, %r14
+	subq %r14, %rsi
+	movq 104(%rsp), %r13
+	addq %rsi, %r13
+	movq 88(%rsp), %r14
+	adcx %rdx, %r14
+	movq 80(%rsp), %r15
+	adcx %rbx, %r15
+	movq 24(%rsp), %r9
+	adcx %r12, %r9
+	movq %rbp, 24(%rsp)
+	movl $38, %ebp
+	movq %r11, 32(%rsp)
+	movl $0, %r11d
+	cmovcq %rbp, %r11
+	addq %r11, %r13
+	adcq $0, %r14
+	adcq $0, %r15
+	adcq $0, %r9
+	movl $38, %r11d
+	movl $0, %ebp
+	cmovcq %r11, %rbp
+	addq %rbp, %r13
+	movq %rdx, %r11
+	movq %r13, %rdx
+	mulx %rax, %rbp, %r13
+	movq %r12, 40(%rsp)
+	movq %rbx, 48(%rsp)
+	mulx %rdi, %r12, %rbx
+	movq %r11, 56(%rsp)
+	movq %rcx, 64(%rsp)
+	mulx %r8, %r11, %rcx
+	movq %rsi, 72(%rsp)
+	movq %rbp, 80(%rsp)
+	mulx %r10, %rsi, %rbp
+	addq %r13, %r12
+	adcx %rbx, %r11
+	adcx %rcx, %rsi
+	adcq $0, %rbp
+	movq %rdx, %rcx
+	movq %r14, %rdx
+	mulx %rax, %rbx, %r13
+	movq %rcx, 88(%rsp)
+	mulx %rdi, %r14, %rcx
+	movq %r9, 96(%rsp)
+	movq %rdi, 104(%rsp)
+	mulx %r8, %r9, %rdi
+	movq %r8, 112(%rsp)
+	movq %rax, 128(%rsp)
+	mulx %r10, %r8, %rax
+	addq %r13, %r14
+	adcx %rcx, %r9
+	adcx %rdi, %r8
+	adcq $0, %rax
+	addq %rbx, %r12
+	adcx %r14, %r11
+	adcx %r9, %rsi
+	adcx %r8, %rbp
+	adcq $0, %rax
+	movq %rdx, %rcx
+	movq %r15, %rdx
+	mulx 128(%rsp), %rdi, %r8
+	mulx 104(%rsp), %r9, %rbx
+	mulx 112(%rsp), %r13, %r14
+	movq %rcx, 136(%rsp)
+	mulx %r10, %r15, %rcx
+	addq %r8, %r9
+	adcx %rbx, %r13
+	adcx %r14, %r15
+	adcq $0, %rcx
+	addq %rdi, %r11
+	adcx %r9, %rsi
+	adcx %r13, %rbp
+	adcx %r15, %rax
+	adcq $0, %rcx
+	movq %rdx, %rdi
+	movq 96(%rsp), %rdx
+	mulx 128(%rsp), %r8, %r9
+	mulx 104(%rsp), %rbx, %r13
+	mulx 112(%rsp), %r14, %r15
+	movq %rdi, 104(%rsp)
+	mulx %r10, %r10, %rdi
+	addq %r9, %rbx
+	adcx %r13, %r14
+	adcx %r15, %r10
+	adcq $0, %rdi
+	addq %r8, %rsi
+	adcx %rbx, %rbp
+	adcx %r14, %rax
+	adcx %r10, %rcx
+	adcq $0, %rdi
+	movq %rdx, %r8
+	movl $38, %edx
+	mulx %rbp, %rbp, %r9
+	movl $38, %edx
+	mulx %rax, %rax, %r10
+	movl $38, %edx
+	mulx %rcx, %rcx, %rbx
+	movl $38, %edx
+	mulx %rdi, %rdi, %r13
+	addq %r9, %rax
+	adcx %r10, %rcx
+	adcx %rbx, %rdi
+	adcq $0, %r13
+	movq 80(%rsp), %r9
+	addq %rbp, %r9
+	adcx %rax, %r12
+	adcx %rcx, %r11
+	adcx %rdi, %rsi
+	adcq $0, %r13
+	movl $38, %edx
+	mulx %r13, %r13, %rax
+	addq %r13, %r9
+	adcq $0, %r12
+	adcq $0, %r11
+	adcq $0, %rsi
+	movl $38, %eax
+	movl $0, %ecx
+	cmovcq %rax, %rcx
+	addq %rcx, %r9
+	adcq $0, %r12
+	adcq $0, %r11
+	adcq $0, %rsi
+	movq 16(%rsp), %rax
+	movq %r9, 0(%rax)
+	movq %r12, 8(%rax)
+	movq %r11, 16(%rax)
+	movq %rsi, 24(%rax)
+	movq 64(%rsp), %rdx
+	mulx 72(%rsp), %rax, %rcx
+	mulx 56(%rsp), %rsi, %rdi
+	mulx 48(%rsp), %r9, %r10
+	mulx 40(%rsp), %r11, %rbx
+	addq %rcx, %rsi
+	adcx %rdi, %r9
+	adcx %r10, %r11
+	adcq $0, %rbx
+	movq 32(%rsp), %rdx
+	mulx 72(%rsp), %rcx, %rdi
+	mulx 56(%rsp), %r10, %rbp
+	mulx 48(%rsp), %r12, %r13
+	mulx 40(%rsp), %r14, %r15
+	addq %rdi, %r10
+	adcx %rbp, %r12
+	adcx %r13, %r14
+	adcq $0, %r15
+	addq %rcx, %rsi
+	adcx %r10, %r9
+	adcx %r12, %r11
+	adcx %r14, %rbx
+	adcq $0, %r15
+	movq 24(%rsp), %rdx
+	mulx 72(%rsp), %rcx, %rdi
+	mulx 56(%rsp), %r10, %rbp
+	mulx 48(%rsp), %r12, %r13
+	mulx 40(%rsp), %r14, %rdx
+	addq %rdi, %r10
+	adcx %rbp, %r12
+	adcx %r13, %r14
+	adcq $0, %rdx
+	addq %rcx, %r9
+	adcx %r10, %r11
+	adcx %r12, %rbx
+	adcx %r14, %r15
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 120(%rsp), %rdx
+	mulx 72(%rsp), %rdi, %r10
+	mulx 56(%rsp), %rbp, %r12
+	mulx 48(%rsp), %r13, %r14
+	mulx 40(%rsp), %rdx, %r8
+	addq %r10, %rbp
+	adcx %r12, %r13
+	adcx %r14, %rdx
+	adcq $0, %r8
+	addq %rdi, %r11
+	adcx %rbp, %rbx
+	adcx %r13, %r15
+	adcx %rdx, %rcx
+	adcq $0, %r8
+	movl $38, %edx
+	mulx %rbx, %rbx, %rdi
+	movl $38, %edx
+	mulx %r15, %r15, %r10
+	movl $38, %edx
+	mulx %rcx, %rcx, %rbp
+	movl $38, %edx
+	mulx %r8, %r8, %r12
+	addq %rdi, %r15
+	adcx %r10, %rcx
+	adcx %rbp, %r8
+	adcq $0, %r12
+	addq %rbx, %rax
+	adcx %r15, %rsi
+	adcx %rcx, %r9
+	adcx %r8, %r11
+	adcq $0, %r12
+	movl $38, %edx
+	mulx %r12, %r12, %rcx
+	addq %r12, %rax
+	adcq $0, %rsi
+	adcq $0, %r9
+	adcq $0, %r11
+	movl $38, %ecx
+	movl $0, %edi
+	cmovcq %rcx, %rdi
 	addq %rdi, %rax
+	adcq $0, %rsi
+	adcq $0, %r9
+	adcq $0, %r11
+	movq 8(%rsp), %rcx
+	movq %rax, 0(%rcx)
+	movq %rsi, 8(%rcx)
+	movq %r9, 16(%rcx)
+	movq %r11, 24(%rcx)
+	movq 72(%rsp), %rdx
+	mulx 88(%rsp), %rax, %rcx
+	mulx 136(%rsp), %rsi, %rdi
+	mulx 104(%rsp), %r8, %r9
+	mulx 96(%rsp), %r10, %r11
+	addq %rcx, %rsi
+	adcx %rdi, %r8
+	adcx %r9, %r10
+	adcq $0, %r11
+	movq 56(%rsp), %rdx
+	mulx 88(%rsp), %rcx, %rdi
+	mulx 136(%rsp), %r9, %rbx
+	mulx 104(%rsp), %rbp, %r12
+	mulx 96(%rsp), %r13, %r14
+	addq %rdi, %r9
+	adcx %rbx, %rbp
+	adcx %r12, %r13
+	adcq $0, %r14
+	addq %rcx, %rsi
+	adcx %r9, %r8
+	adcx %rbp, %r10
+	adcx %r13, %r11
+	adcq $0, %r14
+	movq 48(%rsp), %rdx
+	mulx 88(%rsp), %rcx, %rdi
+	mulx 136(%rsp), %r9, %rbx
+	mulx 104(%rsp), %rbp, %r12
+	mulx 96(%rsp), %r13, %r15
+	addq %rdi, %r9
+	adcx %rbx, %rbp
+	adcx %r12, %r13
+	adcq $0, %r15
+	addq %rcx, %r8
+	adcx %r9, %r10
+	adcx %rbp, %r11
+	adcx %r13, %r14
+	adcq $0, %r15
+	movq 40(%rsp), %rdx
+	mulx 88(%rsp), %rcx, %rdi
+	mulx 136(%rsp), %r9, %rbx
+	mulx 104(%rsp), %rbp, %r12
+	mulx 96(%rsp), %r13, %rdx
+	addq %rdi, %r9
+	adcx %rbx, %rbp
+	adcx %r12, %r13
+	adcq $0, %rdx
+	addq %rcx, %r10
+	adcx %r9, %r11
+	adcx %rbp, %r14
+	adcx %r13, %r15
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movl $38, %edx
+	mulx %r11, %r11, %rdi
+	movl $38, %edx
+	mulx %r14, %r14, %r9
+	movl $38, %edx
+	mulx %r15, %r15, %rbx
+	movl $38, %edx
+	mulx %rcx, %rcx, %rbp
+	addq %rdi, %r14
+	adcx %r9, %r15
+	adcx %rbx, %rcx
+	adcq $0, %rbp
+	addq %r11, %rax
+	adcx %r14, %rsi
+	adcx %r15, %r8
+	adcx %rcx, %r10
+	adcq $0, %rbp
+	movl $38, %edx
+	mulx %rbp, %rbp, %rcx
+	addq %rbp, %rax
+	adcq $0, %rsi
 	adcq $0, %r8
 	adcq $0, %r10
-	adcq $0, %rcx
-	movq 0(%rsp), %rsi
-	movq %rax, 0(%rsi)
-	movq %r8, 8(%rsi)
-	movq %r10, 16(%rsi)
-	movq %rcx, 24(%rsi)
-	addq $176, %rsp
+	movl $38, %ecx
+	movl $0, %edi
+	cmovcq %rcx, %rdi
+	addq %rdi, %rax
+	adcq $0, %rsi
+	adcq $0, %r8
+	adcq $0, %r10
+	movq 0(%rsp), %rcx
+	movq %rax, 0(%rcx)
+	movq %rsi, 8(%rcx)
+	movq %r8, 16(%rcx)
+	movq %r10, 24(%rcx)
+	addq $152, %rsp
 	popq %r15
 	popq %r14
 	popq %r13

@@ -6,18 +6,18 @@
  * Bounds:  those of the IR program
  * Alias:   X3 may equal X1, Y3 may equal Y1, Z3 may equal Z1, T3 may equal T1
  * Time:    constant (no branch, no data-dependent address)
- * ABI:     System V AMD64; clobbers rax rcx rdx rsi rdi r8-r11 and the flags; saves rbx rbp r12 r13 r14 r15
- * Stats:   890 instructions, 41 spills, 60 reloads, 20 stack slots, 42 flag saves
+ * ABI:     System V AMD64; clobbers rax rcx rdx rsi rdi r8-r11, xmm spill registers and the flags; saves rbx rbp r12 r13 r14 r15
+ * Stats:   863 instructions, 43 spills, 81 reloads, 20 stack slots, 3 flag saves, 9 xmm spills (5 registers)
  *
  * Source:    ge_madd_adx.ir, function ge_madd
  * Sha256:    7ba552ba96c724e7e3fb014c5fed85eea3b450d8c2e0a0f1116a91826c472e66
  * Seed:      1
- * Evals:     20000 (bets 10, bet ratio 0.2; 195 evals/s, 102.5 s; 9560 kept, 0 wrong)
+ * Evals:     20000 (bets 10, bet ratio 0.2, bet 0 continued; 364 evals/s, 54.9 s; 3892 kept, 0 wrong)
  * CPU:       AMD EPYC
- * Measured:  196.55 ticks per call (median of 101 interleaved batches)
- * Baselines: gcc 529.59 ticks (gcc (Debian 12.2.0-14+deb12u1) 12.2.0), clang 311.06 ticks (Debian clang version 14.0.6); -O3 -march=native -mtune=native, same run
- * Speedup:   2.694 vs gcc, 1.583 vs clang
- * Checker:   PROVED (16 limbs: 16 identical, 0 linear, 0 by z3; 0.04 s)
+ * Measured:  237.73 ticks per call (median of 101 interleaved batches)
+ * Baselines: gcc 660.00 ticks (gcc (Debian 12.2.0-14+deb12u1) 12.2.0), clang 368.28 ticks (Debian clang version 14.0.6); -O3 -march=native -mtune=native, same run
+ * Speedup:   2.776 vs gcc, 1.549 vs clang
+ * Checker:   PROVED (16 limbs: 0 identical, 16 linear, 0 by z3; 0.03 s)
  */
 	.text
 	.globl	ecopt_ge_madd_fused_adx
@@ -68,845 +68,818 @@ ecopt_ge_madd_fused_adx:
 	addq %rsi, %rdi
 	adcx %r13, %rbp
 	adcx %r11, %rdx
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%rax,%rsi), %rax
 	movq %rdx, %rsi
+	movq %r14, %rdx
+	mulx 16(%r15), %r11, %r13
+	adcq $0, %rax
+	movq %rdx, %r14
 	movq 8(%r15), %rdx
-	mulx %r10, %r11, %r13
 	movq %r8, 32(%rsp)
 	movq %r9, 40(%rsp)
-	mulx %rbx, %r8, %r9
-	movq %rcx, 48(%rsp)
-	movq %rbx, 56(%rsp)
-	mulx %r12, %rcx, %rbx
-	movq %r12, 64(%rsp)
-	mulx %r14, %rdx, %r12
-	addq %r13, %r8
-	adcx %r9, %rcx
-	adcx %rbx, %rdx
-	setc %r9b
-	movzbl %r9b, %r9d
-	leaq (%r12,%r9), %r12
-	addq %r11, %rdi
-	adcx %r8, %rbp
-	adcx %rcx, %rsi
-	adcx %rdx, %rax
-	adcq $0, %r12
+	mulx %r10, %r8, %r9
+	movq %r14, %rdx
+	movq %rcx, %xmm0
+	mulx 24(%r15), %r14, %rcx
+	movq %rdx, 48(%rsp)
+	movq 8(%r15), %rdx
+	movq %rcx, 56(%rsp)
+	movq %r14, 64(%rsp)
+	mulx %rbx, %rcx, %r14
+	movq %r13, 72(%rsp)
+	movq %r11, 80(%rsp)
+	mulx %r12, %r13, %r11
+	addq %r9, %rcx
+	adcx %r14, %r13
+	mulx 48(%rsp), %r9, %r14
+	adcx %r11, %r9
+	adcq $0, %r14
+	addq %r8, %rdi
+	adcx %rcx, %rbp
+	adcx %r13, %rsi
+	adcx %r9, %rax
+	adcq $0, %r14
 	movq 16(%r15), %rdx
 	mulx %r10, %rcx, %r8
-	mulx 56(%rsp), %r9, %r11
-	mulx 64(%rsp), %rbx, %r13
-	movq %rdi, 72(%rsp)
-	mulx %r14, %rdx, %rdi
+	mulx %rbx, %r9, %r11
+	mulx %r12, %r13, %rdx
 	addq %r8, %r9
-	adcx %r11, %rbx
-	adcx %r13, %rdx
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%rdi,%r8), %rdi
+	adcx %r11, %r13
+	movq 80(%rsp), %r8
+	adcx %rdx, %r8
+	movq 72(%rsp), %r11
+	adcq $0, %r11
 	addq %rcx, %rbp
 	adcx %r9, %rsi
-	adcx %rbx, %rax
-	adcx %rdx, %r12
-	adcq $0, %rdi
+	adcx %r13, %rax
+	adcx %r8, %r14
+	adcq $0, %r11
 	movq 24(%r15), %rdx
 	mulx %r10, %r10, %rcx
-	mulx 56(%rsp), %r8, %r9
-	mulx 64(%rsp), %r11, %rbx
-	mulx %r14, %r14, %r13
-	addq %rcx, %r8
-	adcx %r9, %r11
-	adcx %rbx, %r14
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r13,%rcx), %r13
+	mulx %rbx, %rbx, %r8
+	mulx %r12, %r12, %r9
+	addq %rcx, %rbx
+	adcx %r8, %r12
+	movq 64(%rsp), %rcx
+	adcx %r9, %rcx
+	movq 56(%rsp), %r8
+	adcq $0, %r8
 	addq %r10, %rsi
-	adcx %r8, %rax
-	adcx %r11, %r12
-	adcx %r14, %rdi
-	adcq $0, %r13
+	adcx %rbx, %rax
+	adcx %r12, %r14
+	adcx %rcx, %r11
 	movl $38, %edx
 	mulx %rax, %rax, %rcx
+	adcq $0, %r8
 	movl $38, %edx
-	mulx %r12, %r12, %r8
+	mulx %r11, %r11, %r9
 	movl $38, %edx
-	mulx %rdi, %rdi, %r9
+	mulx %r8, %r8, %r10
 	movl $38, %edx
-	mulx %r13, %r13, %r10
-	addq %rcx, %r12
-	adcx %r8, %rdi
-	adcx %r9, %r13
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r10,%rcx), %r10
-	movq 48(%rsp), %rcx
-	addq %rax, %rcx
-	movq 72(%rsp), %rax
-	adcx %r12, %rax
-	adcx %rdi, %rbp
-	adcx %r13, %rsi
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%r10,%rdi), %r10
-	movl $38, %edx
-	mulx %r10, %r10, %rdi
-	addq %r10, %rcx
-	adcq $0, %rax
-	adcq $0, %rbp
-	adcq $0, %rsi
-	movl $38, %edi
-	movl $0, %r8d
-	cmovcq %rdi, %r8
-	addq %r8, %rcx
-	adcq $0, %rax
-	adcq $0, %rbp
-	adcq $0, %rsi
-	movq 32(%rsp), %rdi
-	movq 40(%rsp), %r9
-	movq 0(%r9), %r8
-	addq 0(%rdi), %r8
-	movq 8(%r9), %r10
-	adcx 8(%rdi), %r10
-	movq 16(%r9), %r11
-	adcx 16(%rdi), %r11
-	movq 24(%r9), %rdx
-	adcx 24(%rdi), %rdx
-	movl $38, %edi
-	movl $0, %r9d
-	cmovcq %rdi, %r9
-	addq %r9, %r8
-	adcq $0, %r10
-	adcq $0, %r11
-	adcq $0, %rdx
-	movl $38, %edi
-	movl $0, %r9d
-	cmovcq %rdi, %r9
-	addq %r9, %r8
-	movq %rdx, %rdi
-	movq 232(%rsp), %r9
-	movq 0(%r9), %rdx
-	mulx %r8, %rbx, %r12
-	mulx %r10, %r13, %r14
-	movq %rsi, 32(%rsp)
-	mulx %r11, %r15, %rsi
-	movq %rbp, 40(%rsp)
-	mulx %rdi, %rdx, %rbp
-	addq %r12, %r13
-	adcx %r14, %r15
-	adcx %rsi, %rdx
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%rbp,%rsi), %rbp
-	movq %rdx, %rsi
-	movq 8(%r9), %rdx
-	mulx %r8, %r12, %r14
-	movq %rax, 48(%rsp)
-	movq %rcx, 56(%rsp)
-	mulx %r10, %rax, %rcx
-	movq %rbx, 64(%rsp)
-	movq %r10, 72(%rsp)
-	mulx %r11, %rbx, %r10
-	movq %r11, 80(%rsp)
-	mulx %rdi, %rdx, %r11
-	addq %r14, %rax
-	adcx %rcx, %rbx
-	adcx %r10, %rdx
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r11,%rcx), %r11
-	addq %r12, %r13
-	adcx %rax, %r15
-	adcx %rbx, %rsi
-	adcx %rdx, %rbp
-	adcq $0, %r11
-	movq 16(%r9), %rdx
-	mulx %r8, %rax, %rcx
-	mulx 72(%rsp), %r10, %rbx
-	mulx 80(%rsp), %r12, %r14
-	movq %r13, 88(%rsp)
-	mulx %rdi, %rdx, %r13
-	addq %rcx, %r10
-	adcx %rbx, %r12
-	adcx %r14, %rdx
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r13,%rcx), %r13
-	addq %rax, %r15
-	adcx %r10, %rsi
-	adcx %r12, %rbp
-	adcx %rdx, %r11
-	adcq $0, %r13
-	movq 24(%r9), %rdx
-	mulx %r8, %r8, %rax
-	mulx 72(%rsp), %rcx, %r10
-	mulx 80(%rsp), %rbx, %r12
-	mulx %rdi, %rdi, %r14
-	addq %rax, %rcx
-	adcx %r10, %rbx
-	adcx %r12, %rdi
-	setc %al
-	movzbl %al, %eax
-	leaq (%r14,%rax), %r14
-	addq %r8, %rsi
-	adcx %rcx, %rbp
+	mulx %r14, %r14, %rbx
+	addq %rcx, %r14
 	adcx %rbx, %r11
-	adcx %rdi, %r13
-	adcq $0, %r14
-	movl $38, %edx
-	mulx %rbp, %rbp, %rax
-	movl $38, %edx
-	mulx %r11, %r11, %rcx
-	movl $38, %edx
-	mulx %r13, %r13, %rdi
-	movl $38, %edx
-	mulx %r14, %r14, %r8
-	addq %rax, %r11
-	adcx %rcx, %r13
-	adcx %rdi, %r14
-	setc %al
-	movzbl %al, %eax
-	leaq (%r8,%rax), %r8
-	movq 64(%rsp), %rax
-	addq %rbp, %rax
-	movq 88(%rsp), %rcx
-	adcx %r11, %rcx
-	adcx %r13, %r15
-	adcx %r14, %rsi
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%r8,%rdi), %r8
-	movl $38, %edx
-	mulx %r8, %r8, %rdi
-	addq %r8, %rax
-	adcq $0, %rcx
-	adcq $0, %r15
-	adcq $0, %rsi
-	movl $38, %edi
-	movl $0, %r8d
-	cmovcq %rdi, %r8
-	addq %r8, %rax
-	adcq $0, %rcx
-	adcq $0, %r15
-	adcq $0, %rsi
-	movq 248(%rsp), %rdi
-	movq 0(%rdi), %rdx
-	movq 224(%rsp), %r8
-	mulx 0(%r8), %r9, %r10
-	mulx 8(%r8), %r11, %rbx
-	mulx 16(%r8), %rbp, %r12
-	mulx 24(%r8), %r13, %r14
-	addq %r10, %r11
-	adcx %rbx, %rbp
-	adcx %r12, %r13
-	setc %r10b
-	movzbl %r10b, %r10d
-	leaq (%r14,%r10), %r14
-	movq 8(%rdi), %rdx
-	mulx 0(%r8), %r10, %rbx
-	movq %rsi, 64(%rsp)
-	mulx 8(%r8), %r12, %rsi
-	movq %r15, 72(%rsp)
-	movq %rcx, 80(%rsp)
-	mulx 16(%r8), %r15, %rcx
-	movq %rax, 88(%rsp)
-	mulx 24(%r8), %rdx, %rax
-	addq %rbx, %r12
-	adcx %rsi, %r15
-	adcx %rcx, %rdx
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%rax,%rcx), %rax
-	addq %r10, %r11
-	adcx %r12, %rbp
-	adcx %r15, %r13
-	adcx %rdx, %r14
-	adcq $0, %rax
-	movq 16(%rdi), %rdx
-	mulx 0(%r8), %rcx, %rsi
-	mulx 8(%r8), %r10, %rbx
-	mulx 16(%r8), %r12, %r15
-	movq %r11, 96(%rsp)
-	mulx 24(%r8), %rdx, %r11
-	addq %rsi, %r10
-	adcx %rbx, %r12
-	adcx %r15, %rdx
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%r11,%rsi), %r11
-	addq %rcx, %rbp
-	adcx %r10, %r13
-	adcx %r12, %r14
-	adcx %rdx, %rax
-	adcq $0, %r11
-	movq 24(%rdi), %rdx
-	mulx 0(%r8), %rcx, %rsi
-	mulx 8(%r8), %r10, %rbx
-	mulx 16(%r8), %r12, %r15
-	mulx 24(%r8), %rdx, %rdi
-	addq %rsi, %r10
-	adcx %rbx, %r12
-	adcx %r15, %rdx
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%rdi,%rsi), %rdi
-	addq %rcx, %r13
-	adcx %r10, %r14
-	adcx %r12, %rax
-	adcx %rdx, %r11
-	adcq $0, %rdi
-	movl $38, %edx
-	mulx %r14, %r14, %rcx
-	movl $38, %edx
-	mulx %rax, %rax, %rsi
-	movl $38, %edx
-	mulx %r11, %r11, %r8
-	movl $38, %edx
-	mulx %rdi, %rdi, %r10
-	addq %rcx, %rax
-	adcx %rsi, %r11
-	adcx %r8, %rdi
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r10,%rcx), %r10
-	addq %r14, %r9
-	movq 96(%rsp), %rcx
-	adcx %rax, %rcx
+	adcx %r9, %r8
+	adcq $0, %r10
+	movq %xmm0, %rcx
+	addq %rax, %rcx
+	adcx %r14, %rdi
 	adcx %r11, %rbp
-	adcx %rdi, %r13
-	setc %al
-	movzbl %al, %eax
-	leaq (%r10,%rax), %r10
+	adcx %r8, %rsi
+	adcq $0, %r10
 	movl $38, %edx
 	mulx %r10, %r10, %rax
-	addq %r10, %r9
-	adcq $0, %rcx
+	movq 248(%rsp), %rax
+	movq 0(%rax), %rdx
+	movq 224(%rsp), %r8
+	mulx 8(%r8), %r9, %r11
+	addq %r10, %rcx
+	adcq $0, %rdi
 	adcq $0, %rbp
+	adcq $0, %rsi
+	movl $38, %r10d
+	movl $0, %ebx
+	cmovcq %r10, %rbx
+	addq %rbx, %rcx
+	adcq $0, %rdi
+	adcq $0, %rbp
+	adcq $0, %rsi
+	movq 32(%rsp), %r10
+	movq 40(%rsp), %r12
+	movq 0(%r12), %rbx
+	addq 0(%r10), %rbx
+	movq 8(%r12), %r13
+	adcx 8(%r10), %r13
+	movq 16(%r12), %r14
+	adcx 16(%r10), %r14
+	movq 24(%r12), %r15
+	adcx 24(%r10), %r15
+	movl $38, %r10d
+	movl $0, %r12d
+	cmovcq %r10, %r12
+	addq %r12, %rbx
 	adcq $0, %r13
-	movl $38, %eax
+	adcq $0, %r14
+	adcq $0, %r15
+	movl $38, %r10d
+	movl $0, %r12d
+	cmovcq %r10, %r12
+	addq %r12, %rbx
+	movq %rdx, %r10
+	movq 232(%rsp), %r12
+	movq 0(%r12), %rdx
+	movq %rsi, 32(%rsp)
+	movq %rbp, 40(%rsp)
+	mulx %r13, %rsi, %rbp
+	movq %rdi, 48(%rsp)
+	movq %rcx, 56(%rsp)
+	mulx %rbx, %rdi, %rcx
+	movq %r11, 64(%rsp)
+	movq %r9, 72(%rsp)
+	mulx %r15, %r11, %r9
+	mulx %r14, %rdx, %r10
+	addq %rcx, %rsi
+	adcx %rbp, %rdx
+	adcx %r10, %r11
+	adcq $0, %r9
+	movq %rdx, %rcx
+	movq 8(%r12), %rdx
+	mulx %rbx, %r10, %rbp
+	mulx %r13, %rax, %r8
+	movq %rdi, %xmm0
+	movq %r13, 80(%rsp)
+	mulx %r14, %rdi, %r13
+	movq %r14, 88(%rsp)
+	mulx %r15, %rdx, %r14
+	addq %rbp, %rax
+	adcx %r8, %rdi
+	adcx %r13, %rdx
+	adcq $0, %r14
+	addq %r10, %rsi
+	adcx %rax, %rcx
+	adcx %rdi, %r11
+	adcx %rdx, %r9
+	adcq $0, %r14
+	movq 16(%r12), %rdx
+	mulx %rbx, %rax, %rdi
+	mulx 80(%rsp), %r8, %r10
+	mulx 88(%rsp), %rbp, %r13
+	movq %rsi, 96(%rsp)
+	mulx %r15, %rdx, %rsi
+	addq %rdi, %r8
+	adcx %r10, %rbp
+	adcx %r13, %rdx
+	adcq $0, %rsi
+	addq %rax, %rcx
+	adcx %r8, %r11
+	adcx %rbp, %r9
+	adcx %rdx, %r14
+	movq 24(%r12), %rdx
+	mulx %rbx, %rbx, %rax
+	mulx 80(%rsp), %rdi, %r8
+	mulx 88(%rsp), %r10, %rbp
+	adcq $0, %rsi
+	mulx %r15, %r15, %r13
+	addq %rax, %rdi
+	adcx %r8, %r10
+	adcx %rbp, %r15
+	adcq $0, %r13
+	addq %rbx, %r11
+	adcx %rdi, %r9
+	adcx %r10, %r14
+	adcx %r15, %rsi
+	adcq $0, %r13
+	movl $38, %edx
+	mulx %r14, %r14, %rax
+	movl $38, %edx
+	mulx %r9, %r9, %rdi
+	movl $38, %edx
+	mulx %rsi, %rsi, %r8
+	movl $38, %edx
+	mulx %r13, %r13, %r10
+	addq %rdi, %r14
+	adcx %rax, %rsi
+	adcx %r8, %r13
+	adcq $0, %r10
+	movq %xmm0, %rax
+	addq %r9, %rax
+	movq 96(%rsp), %rdi
+	adcx %r14, %rdi
+	adcx %rsi, %rcx
+	adcx %r13, %r11
+	adcq $0, %r10
+	movl $38, %edx
+	mulx %r10, %r10, %rsi
+	addq %r10, %rax
+	adcq $0, %rdi
+	adcq $0, %rcx
+	adcq $0, %r11
+	movl $38, %esi
+	movl $0, %r8d
+	cmovcq %rsi, %r8
+	addq %r8, %rax
+	adcq $0, %rdi
+	adcq $0, %rcx
+	adcq $0, %r11
+	movq 248(%rsp), %rsi
+	movq 0(%rsi), %rdx
+	movq 224(%rsp), %r8
+	mulx 16(%r8), %r9, %r10
+	mulx 0(%r8), %rbx, %rbp
+	mulx 24(%r8), %r12, %r13
+	movq 72(%rsp), %rdx
+	addq %rbp, %rdx
+	adcx 64(%rsp), %r9
+	adcx %r10, %r12
+	adcq $0, %r13
+	movq %rdx, %r10
+	movq 8(%rsi), %rdx
+	mulx 0(%r8), %rbp, %r14
+	movq %r11, 64(%rsp)
+	mulx 8(%r8), %r15, %r11
+	movq %rcx, %xmm0
+	movq %rdi, 72(%rsp)
+	mulx 24(%r8), %rcx, %rdi
+	addq %r14, %r15
+	mulx 16(%r8), %r14, %rdx
+	adcx %r11, %r14
+	adcx %rdx, %rcx
+	adcq $0, %rdi
+	addq %rbp, %r10
+	adcx %r15, %r9
+	movq 16(%rsi), %rdx
+	mulx 8(%r8), %r11, %rbp
+	adcx %r14, %r12
+	adcx %rcx, %r13
+	adcq $0, %rdi
+	mulx 0(%r8), %rcx, %r14
+	movq %rax, 80(%rsp)
+	mulx 16(%r8), %r15, %rax
+	movq %r10, 88(%rsp)
+	mulx 24(%r8), %rdx, %r10
+	addq %r14, %r11
+	adcx %rbp, %r15
+	adcx %rax, %rdx
+	adcq $0, %r10
+	addq %rcx, %r9
+	adcx %r11, %r12
+	adcx %r15, %r13
+	adcx %rdx, %rdi
+	adcq $0, %r10
+	movq 24(%rsi), %rdx
+	mulx 0(%r8), %rax, %rcx
+	mulx 8(%r8), %r11, %rbp
+	mulx 16(%r8), %r14, %r15
+	mulx 24(%r8), %rdx, %rsi
+	addq %rcx, %r11
+	adcx %rbp, %r14
+	adcx %r15, %rdx
+	adcq $0, %rsi
+	addq %rax, %r12
+	adcx %r11, %r13
+	movq %rdx, %rax
+	movl $38, %edx
+	mulx %r13, %r13, %rcx
+	adcx %r14, %rdi
+	movl $38, %edx
+	mulx %rdi, %rdi, %r8
+	adcx %rax, %r10
+	adcq $0, %rsi
+	movl $38, %edx
+	mulx %r10, %r10, %rax
+	addq %rcx, %rdi
+	movl $38, %edx
+	mulx %rsi, %rsi, %rcx
+	adcx %r8, %r10
+	adcx %rax, %rsi
+	adcq $0, %rcx
+	addq %r13, %rbx
+	movq 88(%rsp), %rax
+	adcx %rdi, %rax
+	adcx %r10, %r9
+	adcx %rsi, %r12
+	adcq $0, %rcx
+	movl $38, %edx
+	mulx %rcx, %rcx, %rsi
+	addq %rcx, %rbx
+	adcq $0, %rax
+	adcq $0, %r9
+	adcq $0, %r12
+	movl $38, %ecx
 	movl $0, %esi
-	cmovcq %rax, %rsi
-	addq %rsi, %r9
-	adcq $0, %rcx
-	adcq $0, %rbp
-	adcq $0, %r13
-	movq 216(%rsp), %rax
-	movq 0(%rax), %rsi
-	addq 0(%rax), %rsi
-	movq 8(%rax), %rdi
-	adcx 8(%rax), %rdi
-	movq 16(%rax), %r8
-	adcx 16(%rax), %r8
-	movq 24(%rax), %r10
-	adcx 24(%rax), %r10
-	movl $38, %eax
+	cmovcq %rcx, %rsi
+	addq %rsi, %rbx
+	adcq $0, %rax
+	adcq $0, %r9
+	adcq $0, %r12
+	movq 216(%rsp), %rcx
+	movq 0(%rcx), %rsi
+	addq 0(%rcx), %rsi
+	movq 8(%rcx), %rdi
+	adcx 8(%rcx), %rdi
+	movq 16(%rcx), %r8
+	adcx 16(%rcx), %r8
+	movq 24(%rcx), %r10
+	adcx 24(%rcx), %r10
+	movl $38, %ecx
 	movl $0, %r11d
-	cmovcq %rax, %r11
+	cmovcq %rcx, %r11
 	addq %r11, %rsi
 	adcq $0, %rdi
 	adcq $0, %r8
 	adcq $0, %r10
-	movl $38, %eax
+	movl $38, %ecx
 	movl $0, %r11d
-	cmovcq %rax, %r11
-	addq %r11, %rsi
-	movq 88(%rsp), %rax
-	movq %rax, %r11
+	cmovcq %rcx, %r11
+	testq %rsi, %rsi
+	adox %r11, %rsi
+	movq 80(%rsp), %rcx
+	movq %rcx, %r11
 	subq 56(%rsp), %r11
-	movq 80(%rsp), %rdx
-	movq %rdx, %rbx
-	sbbq 48(%rsp), %rbx
-	movq 72(%rsp), %r12
-	movq %r12, %r14
+	movq 72(%rsp), %rdx
+	movq %rdx, %rbp
+	sbbq 48(%rsp), %rbp
+	movq %xmm0, %r13
+	movq %r13, %r14
 	sbbq 40(%rsp), %r14
 	movq 64(%rsp), %r15
-	movq %r15, %r12
-	sbbq 32(%rsp), %r12
+	movq %r15, %r13
+	sbbq 32(%rsp), %r13
 	movl $38, %r15d
 	movl $0, %edx
 	cmovcq %r15, %rdx
 	subq %rdx, %r11
-	sbbq $0, %rbx
+	sbbq $0, %rbp
 	sbbq $0, %r14
-	sbbq $0, %r12
-	movl $38, %edx
-	movl $0, %r15d
-	cmovcq %rdx, %r15
-	subq %r15, %r11
+	sbbq $0, %r13
 	movq %rsi, %rdx
-	subq %r9, %rdx
-	movq %rdi, %r15
-	sbbq %rcx, %r15
-	movq %r12, 96(%rsp)
-	movq %r8, %r12
-	sbbq %rbp, %r12
-	movq %r14, 104(%rsp)
-	movq %r10, %r14
-	sbbq %r13, %r14
-	movq %rbx, 112(%rsp)
-	movl $38, %ebx
-	movq %r11, 120(%rsp)
-	movl $0, %r11d
-	cmovcq %rbx, %r11
-	subq %r11, %rdx
-	sbbq $0, %r15
-	sbbq $0, %r12
-	sbbq $0, %r14
-	movl $38, %r11d
-	movl $0, %ebx
-	cmovcq %r11, %rbx
+	setc %r15b
+	movzbl %r15b, %r15d
 	subq %rbx, %rdx
-	addq %r9, %rsi
-	adcx %rcx, %rdi
-	adcx %rbp, %r8
-	adcx %r13, %r10
+	movq %r13, 88(%rsp)
+	movq %rdi, %r13
+	sbbq %rax, %r13
+	movq %r14, 96(%rsp)
+	movq %r8, %r14
+	sbbq %r9, %r14
+	movq %rbp, 104(%rsp)
+	movq %r10, %rbp
+	sbbq %r12, %rbp
+	movq %r11, %xmm1
+	movl $38, %r11d
+	movl $0, %ecx
+	cmovcq %r11, %rcx
+	subq %rcx, %rdx
+	sbbq $0, %r13
+	sbbq $0, %r14
+	sbbq $0, %rbp
 	movl $38, %ecx
+	movl $0, %r11d
+	cmovcq %rcx, %r11
+	addq %rbx, %rsi
+	adcx %rax, %rdi
+	movl $38, %eax
+	movl $0, %ecx
+	setc %bl
+	movzbl %bl, %ebx
+	testq %r15, %r15
+	cmovnzq %rax, %rcx
+	negq %rbx
+	adcx %r9, %r8
+	adcx %r12, %r10
+	movl $38, %eax
 	movl $0, %r9d
-	cmovcq %rcx, %r9
+	cmovcq %rax, %r9
 	addq %r9, %rsi
 	adcq $0, %rdi
 	adcq $0, %r8
 	adcq $0, %r10
-	movl $38, %ecx
+	movl $38, %eax
 	movl $0, %r9d
-	cmovcq %rcx, %r9
+	cmovcq %rax, %r9
 	addq %r9, %rsi
-	addq 56(%rsp), %rax
-	movq 80(%rsp), %rcx
-	adcx 48(%rsp), %rcx
-	movq 72(%rsp), %r9
-	adcx 40(%rsp), %r9
-	movq 64(%rsp), %r11
-	adcx 32(%rsp), %r11
-	movl $38, %ebx
-	movl $0, %ebp
-	cmovcq %rbx, %rbp
-	addq %rbp, %rax
-	adcq $0, %rcx
-	adcq $0, %r9
-	adcq $0, %r11
-	movl $38, %ebx
-	movl $0, %ebp
-	cmovcq %rbx, %rbp
-	addq %rbp, %rax
-	mulx 120(%rsp), %rbx, %rbp
-	movq %r11, 32(%rsp)
-	mulx 112(%rsp), %r13, %r11
-	movq %r9, 40(%rsp)
-	movq %rcx, 48(%rsp)
-	mulx 104(%rsp), %r9, %rcx
-	movq %r10, 56(%rsp)
-	movq %r8, 64(%rsp)
-	mulx 96(%rsp), %r10, %r8
-	addq %rbp, %r13
-	adcx %r11, %r9
-	adcx %rcx, %r10
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r8,%rcx), %r8
-	movq %rdx, %rcx
-	movq %r15, %rdx
-	mulx 120(%rsp), %r11, %rbp
-	movq %rcx, 72(%rsp)
-	mulx 112(%rsp), %r15, %rcx
-	movq %rdi, 80(%rsp)
-	movq %rax, 88(%rsp)
-	mulx 104(%rsp), %rdi, %rax
-	movq %rsi, 128(%rsp)
-	movq %rbx, 136(%rsp)
-	mulx 96(%rsp), %rsi, %rbx
-	addq %rbp, %r15
-	adcx %rcx, %rdi
-	adcx %rax, %rsi
-	setc %al
-	movzbl %al, %eax
-	leaq (%rbx,%rax), %rbx
-	addq %r11, %r13
-	adcx %r15, %r9
-	adcx %rdi, %r10
-	adcx %rsi, %r8
-	adcq $0, %rbx
 	movq %rdx, %rax
-	movq %r12, %rdx
-	mulx 120(%rsp), %rcx, %rsi
-	mulx 112(%rsp), %rdi, %r11
-	mulx 104(%rsp), %rbp, %r12
-	movq %rax, 144(%rsp)
-	mulx 96(%rsp), %r15, %rax
-	addq %rsi, %rdi
-	adcx %r11, %rbp
-	adcx %r12, %r15
-	setc %sil
-	movzbl %sil, %esi
-	leaq (%rax,%rsi), %rax
-	addq %rcx, %r9
-	adcx %rdi, %r10
-	adcx %rbp, %r8
-	adcx %r15, %rbx
-	adcq $0, %rax
+	movq %rsi, %rdx
+	mulx %r14, %rsi, %r9
+	movq 80(%rsp), %rbx
+	addq 56(%rsp), %rbx
+	movq 72(%rsp), %r12
+	adcx 48(%rsp), %r12
+	movq %xmm0, %r15
+	adcx 40(%rsp), %r15
+	movq %r9, %xmm0
+	movq 64(%rsp), %r9
+	adcx 32(%rsp), %r9
+	movq %rsi, %xmm2
+	movl $38, %esi
+	movq %r10, 32(%rsp)
+	movl $0, %r10d
+	cmovcq %rsi, %r10
+	addq %r10, %rbx
+	adcq $0, %r12
+	adcq $0, %r15
+	adcq $0, %r9
+	movl $38, %esi
+	movl $0, %r10d
+	cmovcq %rsi, %r10
+	testq %rbx, %rbx
+	adox %r10, %rbx
+	movq %xmm1, %rsi
+	subq %rcx, %rsi
+	subq %r11, %rax
+	movq %rdx, %rcx
+	movq %rax, %rdx
+	mulx 104(%rsp), %rax, %r10
+	movq %r9, %xmm1
+	mulx 96(%rsp), %r11, %r9
+	movq %r15, 40(%rsp)
+	movq %r12, 48(%rsp)
+	mulx %rsi, %r15, %r12
+	addq %r12, %rax
+	adcx %r10, %r11
+	mulx 88(%rsp), %r10, %r12
+	adcx %r9, %r10
+	movq %rdx, %r9
+	movq %r13, %rdx
+	movq %r8, 56(%rsp)
+	mulx %rsi, %r13, %r8
+	movq %rcx, 64(%rsp)
+	movq %rbx, %xmm3
+	mulx 104(%rsp), %rcx, %rbx
+	movq %r15, 72(%rsp)
+	movq %rbp, 80(%rsp)
+	mulx 96(%rsp), %r15, %rbp
+	adcq $0, %r12
+	movq %rdi, 112(%rsp)
+	movq %r9, 120(%rsp)
+	mulx 88(%rsp), %rdi, %r9
+	addq %r8, %rcx
+	adcx %rbx, %r15
+	adcx %rbp, %rdi
+	adcq $0, %r9
+	addq %r13, %rax
+	adcx %rcx, %r11
+	adcx %r15, %r10
+	adcx %rdi, %r12
+	adcq $0, %r9
 	movq %rdx, %rcx
 	movq %r14, %rdx
-	mulx 120(%rsp), %rsi, %rdi
-	mulx 112(%rsp), %r11, %rbp
-	mulx 104(%rsp), %r12, %r14
-	movq %rcx, 152(%rsp)
-	mulx 96(%rsp), %r15, %rcx
+	mulx %rsi, %rdi, %r8
+	mulx 88(%rsp), %rbx, %rbp
+	mulx 96(%rsp), %r13, %r14
+	movq %rcx, 128(%rsp)
+	mulx 104(%rsp), %r15, %rcx
+	addq %r8, %r15
+	adcx %rcx, %r13
+	adcx %r14, %rbx
+	adcq $0, %rbp
+	movq %rdx, %rcx
+	movq 112(%rsp), %rdx
+	mulx 120(%rsp), %r8, %r14
 	addq %rdi, %r11
-	adcx %rbp, %r12
-	adcx %r14, %r15
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%rcx,%rdi), %rcx
-	addq %rsi, %r10
-	adcx %r11, %r8
-	adcx %r12, %rbx
-	adcx %r15, %rax
-	adcq $0, %rcx
-	movq %rdx, %rsi
-	movl $38, %edx
-	mulx %r8, %r8, %rdi
-	movl $38, %edx
-	mulx %rbx, %rbx, %r11
-	movl $38, %edx
-	mulx %rax, %rax, %rbp
-	movl $38, %edx
-	mulx %rcx, %rcx, %r12
-	addq %rdi, %rbx
-	adcx %r11, %rax
-	adcx %rbp, %rcx
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%r12,%rdi), %r12
-	movq 136(%rsp), %rdi
-	addq %r8, %rdi
-	adcx %rbx, %r13
-	adcx %rax, %r9
-	adcx %rcx, %r10
-	setc %al
-	movzbl %al, %eax
-	leaq (%r12,%rax), %r12
-	movl $38, %edx
-	mulx %r12, %r12, %rax
-	addq %r12, %rdi
-	adcq $0, %r13
-	adcq $0, %r9
-	adcq $0, %r10
-	movl $38, %eax
-	movl $0, %ecx
-	cmovcq %rax, %rcx
-	addq %rcx, %rdi
-	adcq $0, %r13
-	adcq $0, %r9
-	adcq $0, %r10
-	movq 24(%rsp), %rax
-	movq %rdi, 0(%rax)
-	movq %r13, 8(%rax)
-	movq %r9, 16(%rax)
-	movq %r10, 24(%rax)
-	movq 88(%rsp), %rdx
-	mulx 128(%rsp), %rax, %rcx
-	mulx 80(%rsp), %rdi, %r8
-	mulx 64(%rsp), %r9, %r10
-	mulx 56(%rsp), %r11, %rbx
-	addq %rcx, %rdi
-	adcx %r8, %r9
-	adcx %r10, %r11
+	movq %rdx, %rdi
+	movq 80(%rsp), %rdx
+	movq %r8, 136(%rsp)
+	movq %r14, 144(%rsp)
+	mulx %rsi, %r8, %r14
+	adcx %r15, %r10
+	adcx %r13, %r12
+	adcx %rbx, %r9
+	adcq $0, %rbp
+	mulx 104(%rsp), %rbx, %r13
+	movq %rcx, %xmm4
+	mulx 96(%rsp), %r15, %rcx
+	movq %rsi, 152(%rsp)
+	mulx 88(%rsp), %rsi, %rdi
+	addq %r14, %rbx
+	adcx %r13, %r15
+	adcx %rcx, %rsi
 	setc %cl
 	movzbl %cl, %ecx
-	leaq (%rbx,%rcx), %rbx
+	leaq (%rdi,%rcx), %rdi
+	addq %r8, %r10
+	adcx %rbx, %r12
+	adcx %r15, %r9
+	adcx %rsi, %rbp
+	adcq $0, %rdi
 	movq %rdx, %rcx
+	movl $38, %edx
+	mulx %rdi, %rdi, %rsi
+	movl $38, %edx
+	mulx %r12, %r12, %r8
+	movl $38, %edx
+	mulx %r9, %r9, %rbx
+	movl $38, %edx
+	mulx %rbp, %rbp, %r13
+	addq %r8, %r9
+	adcx %rbx, %rbp
+	adcx %r13, %rdi
+	adcq $0, %rsi
+	movq 72(%rsp), %r8
+	addq %r12, %r8
+	adcx %r9, %rax
+	adcx %rbp, %r11
+	adcx %rdi, %r10
+	adcq $0, %rsi
+	movl $38, %edx
+	mulx %rsi, %rsi, %rdi
+	addq %rsi, %r8
+	adcq $0, %rax
+	adcq $0, %r11
+	adcq $0, %r10
+	movl $38, %esi
+	movl $0, %edi
+	cmovcq %rsi, %rdi
+	addq %rdi, %r8
+	adcq $0, %rax
+	adcq $0, %r11
+	adcq $0, %r10
+	movq 24(%rsp), %rsi
+	movq %r8, 0(%rsi)
+	movq %rax, 8(%rsi)
+	movq %r11, 16(%rsi)
+	movq %r10, 24(%rsi)
+	movq %xmm3, %rdx
+	mulx 64(%rsp), %rax, %rsi
+	mulx 112(%rsp), %rdi, %r8
+	mulx 56(%rsp), %r9, %r10
+	mulx 32(%rsp), %r11, %rbx
+	addq %rsi, %rdi
+	adcx %r8, %r9
+	adcx %r10, %r11
+	adcq $0, %rbx
+	movq %rdx, %rsi
 	movq 48(%rsp), %rdx
-	mulx 128(%rsp), %r8, %r10
-	mulx 80(%rsp), %rbp, %r12
-	mulx 64(%rsp), %r13, %r14
-	movq %rsi, 24(%rsp)
-	mulx 56(%rsp), %r15, %rsi
+	mulx 64(%rsp), %r8, %r10
+	movq %rdx, %rbp
+	movq 112(%rsp), %rdx
+	mulx %rbp, %r12, %r13
+	movq %rdx, %r14
+	movq %rbp, %rdx
+	mulx 56(%rsp), %rbp, %r15
+	mulx 32(%rsp), %rcx, %rsi
+	addq %r10, %r12
+	adcx %r13, %rbp
+	adcx %r15, %rcx
+	adcq $0, %rsi
+	addq %r8, %rdi
+	adcx %r12, %r9
+	adcx %rbp, %r11
+	adcx %rcx, %rbx
+	adcq $0, %rsi
+	movq %rdx, %rcx
+	movq 40(%rsp), %rdx
+	mulx 64(%rsp), %r8, %r10
+	mulx %r14, %rbp, %r12
+	mulx 56(%rsp), %r13, %r15
+	movq %rdi, 24(%rsp)
+	mulx 32(%rsp), %rcx, %rdi
 	addq %r10, %rbp
 	adcx %r12, %r13
-	adcx %r14, %r15
-	setc %r10b
-	movzbl %r10b, %r10d
-	leaq (%rsi,%r10), %rsi
-	addq %r8, %rdi
-	adcx %rbp, %r9
-	adcx %r13, %r11
-	adcx %r15, %rbx
-	adcq $0, %rsi
-	movq %rdx, %r8
-	movq 40(%rsp), %rdx
-	mulx 128(%rsp), %r10, %rbp
-	mulx 80(%rsp), %r12, %r13
-	mulx 64(%rsp), %r14, %r15
-	mulx 56(%rsp), %r8, %rcx
-	addq %rbp, %r12
-	adcx %r13, %r14
-	adcx %r15, %r8
-	setc %bpl
-	movzbl %bpl, %ebp
-	leaq (%rcx,%rbp), %rcx
-	addq %r10, %r9
-	adcx %r12, %r11
-	adcx %r14, %rbx
-	adcx %r8, %rsi
+	adcx %r15, %rcx
+	adcq $0, %rdi
+	addq %r8, %r9
+	adcx %rbp, %r11
+	adcx %r13, %rbx
+	adcx %rcx, %rsi
+	adcq $0, %rdi
+	movq %rdx, %rcx
+	movq %xmm1, %rdx
+	mulx 64(%rsp), %r8, %r10
+	mulx %r14, %rbp, %r12
+	mulx 56(%rsp), %r13, %r15
+	mulx 32(%rsp), %r14, %rcx
+	addq %r10, %rbp
+	adcx %r12, %r13
+	adcx %r15, %r14
 	adcq $0, %rcx
-	movq %rdx, %r8
-	movq 32(%rsp), %rdx
-	mulx 128(%rsp), %r10, %rbp
-	mulx 80(%rsp), %r12, %r13
-	mulx 64(%rsp), %r14, %r15
-	movq %r9, 136(%rsp)
-	mulx 56(%rsp), %r8, %r9
-	addq %rbp, %r12
-	adcx %r13, %r14
-	adcx %r15, %r8
-	setc %bpl
-	movzbl %bpl, %ebp
-	leaq (%r9,%rbp), %r9
-	addq %r10, %r11
-	adcx %r12, %rbx
-	adcx %r14, %rsi
-	adcx %r8, %rcx
-	adcq $0, %r9
+	addq %r8, %r11
+	adcx %rbp, %rbx
 	movq %rdx, %r8
 	movl $38, %edx
 	mulx %rbx, %rbx, %r10
+	adcx %r13, %rsi
 	movl $38, %edx
 	mulx %rsi, %rsi, %rbp
+	adcx %r14, %rdi
+	adcq $0, %rcx
 	movl $38, %edx
 	mulx %rcx, %rcx, %r12
-	movl $38, %edx
-	mulx %r9, %r9, %r13
 	addq %r10, %rsi
-	adcx %rbp, %rcx
-	adcx %r12, %r9
-	setc %r10b
-	movzbl %r10b, %r10d
-	leaq (%r13,%r10), %r13
-	addq %rbx, %rax
-	adcx %rsi, %rdi
-	movq 136(%rsp), %rsi
-	adcx %rcx, %rsi
-	adcx %r9, %r11
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r13,%rcx), %r13
 	movl $38, %edx
-	mulx %r13, %r13, %rcx
-	addq %r13, %rax
-	adcq $0, %rdi
-	adcq $0, %rsi
-	adcq $0, %r11
-	movl $38, %ecx
-	movl $0, %r9d
-	cmovcq %rcx, %r9
-	addq %r9, %rax
-	adcq $0, %rdi
-	adcq $0, %rsi
-	adcq $0, %r11
-	movq 16(%rsp), %rcx
-	movq %rax, 0(%rcx)
-	movq %rdi, 8(%rcx)
-	movq %rsi, 16(%rcx)
-	movq %r11, 24(%rcx)
-	movq 88(%rsp), %rdx
-	mulx 120(%rsp), %rax, %rcx
-	mulx 112(%rsp), %rsi, %rdi
-	mulx 104(%rsp), %r9, %r10
-	mulx 96(%rsp), %r11, %rbx
-	addq %rcx, %rsi
-	adcx %rdi, %r9
-	adcx %r10, %r11
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%rbx,%rcx), %rbx
-	movq 48(%rsp), %rdx
-	mulx 120(%rsp), %rcx, %rdi
-	mulx 112(%rsp), %r10, %rbp
-	mulx 104(%rsp), %r12, %r13
-	mulx 96(%rsp), %r14, %r15
-	addq %rdi, %r10
-	adcx %rbp, %r12
-	adcx %r13, %r14
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%r15,%rdi), %r15
-	addq %rcx, %rsi
-	adcx %r10, %r9
-	adcx %r12, %r11
-	adcx %r14, %rbx
-	adcq $0, %r15
-	movq 40(%rsp), %rdx
-	mulx 120(%rsp), %rcx, %rdi
-	mulx 112(%rsp), %r10, %rbp
-	mulx 104(%rsp), %r12, %r13
-	mulx 96(%rsp), %r14, %rdx
-	addq %rdi, %r10
-	adcx %rbp, %r12
-	adcx %r13, %r14
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%rdx,%rdi), %rdx
-	addq %rcx, %r9
-	adcx %r10, %r11
-	adcx %r12, %rbx
-	adcx %r14, %r15
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq %r8, %rdx
-	mulx 120(%rsp), %rdi, %r8
-	mulx 112(%rsp), %r10, %rbp
-	mulx 104(%rsp), %r12, %r13
-	mulx 96(%rsp), %r14, %rdx
-	addq %r8, %r10
-	adcx %rbp, %r12
-	adcx %r13, %r14
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%rdx,%r8), %rdx
-	addq %rdi, %r11
-	adcx %r10, %rbx
-	adcx %r12, %r15
-	adcx %r14, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movl $38, %edx
-	mulx %rbx, %rbx, %r8
-	movl $38, %edx
-	mulx %r15, %r15, %r10
-	movl $38, %edx
-	mulx %rcx, %rcx, %rbp
-	movl $38, %edx
-	mulx %rdi, %rdi, %r12
-	addq %r8, %r15
-	adcx %r10, %rcx
+	mulx %rdi, %rdi, %r10
 	adcx %rbp, %rdi
-	setc %r8b
-	movzbl %r8b, %r8d
-	leaq (%r12,%r8), %r12
+	adcx %r10, %rcx
+	adcq $0, %r12
 	addq %rbx, %rax
-	adcx %r15, %rsi
-	adcx %rcx, %r9
-	adcx %rdi, %r11
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r12,%rcx), %r12
+	movq 24(%rsp), %r10
+	adcx %rsi, %r10
+	adcx %rdi, %r9
+	adcx %rcx, %r11
+	adcq $0, %r12
 	movl $38, %edx
 	mulx %r12, %r12, %rcx
 	addq %r12, %rax
-	adcq $0, %rsi
+	adcq $0, %r10
 	adcq $0, %r9
 	adcq $0, %r11
 	movl $38, %ecx
-	movl $0, %edi
-	cmovcq %rcx, %rdi
-	addq %rdi, %rax
-	adcq $0, %rsi
+	movl $0, %esi
+	cmovcq %rcx, %rsi
+	addq %rsi, %rax
+	adcq $0, %r10
 	adcq $0, %r9
 	adcq $0, %r11
-	movq 8(%rsp), %rcx
+	movq 16(%rsp), %rcx
 	movq %rax, 0(%rcx)
-	movq %rsi, 8(%rcx)
+	movq %r10, 8(%rcx)
 	movq %r9, 16(%rcx)
 	movq %r11, 24(%rcx)
-	movq 128(%rsp), %rdx
-	mulx 72(%rsp), %rax, %rcx
-	mulx 144(%rsp), %rsi, %rdi
-	mulx 152(%rsp), %r8, %r9
-	mulx 24(%rsp), %r10, %r11
+	movq %xmm3, %rdx
+	mulx 104(%rsp), %rax, %rcx
+	mulx 96(%rsp), %rsi, %rdi
+	mulx 88(%rsp), %r9, %r10
+	mulx 152(%rsp), %r11, %rbx
+	addq %rbx, %rax
+	movq 48(%rsp), %rdx
+	mulx 88(%rsp), %rbx, %rbp
+	adcx %rcx, %rsi
+	adcx %rdi, %r9
+	adcq $0, %r10
+	movq %rdx, %rcx
+	movq 152(%rsp), %rdx
+	mulx %rcx, %rdi, %r12
+	movq %rdx, %r13
+	movq %rcx, %rdx
+	mulx 104(%rsp), %rcx, %r14
+	mulx 96(%rsp), %r15, %rdx
+	addq %r12, %rcx
+	adcx %r14, %r15
+	adcx %rdx, %rbx
+	adcq $0, %rbp
+	addq %rdi, %rax
+	adcx %rcx, %rsi
+	adcx %r15, %r9
+	adcx %rbx, %r10
+	adcq $0, %rbp
+	movq 40(%rsp), %rdx
+	mulx %r13, %rcx, %rdi
+	mulx 104(%rsp), %rbx, %r12
+	mulx 96(%rsp), %r14, %r15
+	movq %rax, 16(%rsp)
+	mulx 88(%rsp), %rdx, %rax
+	addq %rdi, %rbx
+	adcx %r12, %r14
+	adcx %r15, %rdx
+	adcq $0, %rax
 	addq %rcx, %rsi
-	adcx %rdi, %r8
-	adcx %r9, %r10
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%r11,%rcx), %r11
-	movq 80(%rsp), %rdx
-	mulx 72(%rsp), %rcx, %rdi
-	mulx 144(%rsp), %r9, %rbx
-	mulx 152(%rsp), %rbp, %r12
-	mulx 24(%rsp), %r13, %r14
-	addq %rdi, %r9
-	adcx %rbx, %rbp
-	adcx %r12, %r13
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%r14,%rdi), %r14
-	addq %rcx, %rsi
-	adcx %r9, %r8
-	adcx %rbp, %r10
-	adcx %r13, %r11
+	adcx %rbx, %r9
+	adcx %r14, %r10
+	adcx %rdx, %rbp
+	adcq $0, %rax
+	movq %r8, %rdx
+	mulx %r13, %r13, %rcx
+	mulx 104(%rsp), %rdi, %r8
+	mulx 96(%rsp), %rbx, %r12
+	addq %rcx, %rdi
+	movq %rdx, %rcx
+	movq 88(%rsp), %rdx
+	mulx %rcx, %rcx, %r14
+	adcx %r8, %rbx
+	adcx %r12, %rcx
 	adcq $0, %r14
-	movq 64(%rsp), %rdx
-	mulx 72(%rsp), %rcx, %rdi
-	mulx 144(%rsp), %r9, %rbx
-	mulx 152(%rsp), %rbp, %r12
-	mulx 24(%rsp), %r13, %r15
-	addq %rdi, %r9
+	addq %r13, %r9
+	adcx %rdi, %r10
 	adcx %rbx, %rbp
-	adcx %r12, %r13
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%r15,%rdi), %r15
-	addq %rcx, %r8
-	adcx %r9, %r10
-	adcx %rbp, %r11
-	adcx %r13, %r14
-	adcq $0, %r15
-	movq 56(%rsp), %rdx
-	mulx 72(%rsp), %rcx, %rdi
-	mulx 144(%rsp), %r9, %rbx
-	mulx 152(%rsp), %rbp, %r12
-	mulx 24(%rsp), %r13, %rdx
-	addq %rdi, %r9
-	adcx %rbx, %rbp
-	adcx %r12, %r13
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%rdx,%rdi), %rdx
-	addq %rcx, %r10
-	adcx %r9, %r11
-	adcx %rbp, %r14
-	adcx %r13, %r15
-	adcq $0, %rdx
+	movq 80(%rsp), %rdx
+	mulx 112(%rsp), %rdi, %r8
+	adcx %rcx, %rax
+	adcq $0, %r14
 	movq %rdx, %rcx
 	movl $38, %edx
-	mulx %r11, %r11, %rdi
+	mulx %r10, %r10, %rbx
 	movl $38, %edx
-	mulx %r14, %r14, %r9
+	mulx %rbp, %rbp, %r12
+	movq %rax, %rdx
+	movl $38, %eax
+	mulx %rax, %rax, %r13
 	movl $38, %edx
-	mulx %r15, %r15, %rbx
+	mulx %r14, %r14, %r15
+	addq %rbx, %rbp
+	adcx %r12, %rax
+	adcx %r13, %r14
+	adcq $0, %r15
+	addq %r10, %r11
+	movq 16(%rsp), %r10
+	adcx %rbp, %r10
+	adcx %rax, %rsi
+	adcx %r14, %r9
+	adcq $0, %r15
 	movl $38, %edx
-	mulx %rcx, %rcx, %rbp
-	addq %rdi, %r14
-	adcx %r9, %r15
-	adcx %rbx, %rcx
-	setc %dil
-	movzbl %dil, %edi
-	leaq (%rbp,%rdi), %rbp
-	addq %r11, %rax
-	adcx %r14, %rsi
-	adcx %r15, %r8
-	adcx %rcx, %r10
-	setc %cl
-	movzbl %cl, %ecx
-	leaq (%rbp,%rcx), %rbp
-	movl $38, %edx
-	mulx %rbp, %rbp, %rcx
-	addq %rbp, %rax
-	adcq $0, %rsi
-	adcq $0, %r8
+	mulx %r15, %r15, %rax
+	addq %r15, %r11
 	adcq $0, %r10
-	movl $38, %ecx
-	movl $0, %edi
-	cmovcq %rcx, %rdi
-	addq %rdi, %rax
 	adcq $0, %rsi
-	adcq $0, %r8
+	adcq $0, %r9
+	movl $38, %eax
+	movl $0, %edx
+	cmovcq %rax, %rdx
+	addq %rdx, %r11
+	movq 8(%rsp), %rax
+	movq %r11, 0(%rax)
 	adcq $0, %r10
-	movq 0(%rsp), %rcx
-	movq %rax, 0(%rcx)
-	movq %rsi, 8(%rcx)
-	movq %r8, 16(%rcx)
-	movq %r10, 24(%rcx)
+	adcq $0, %rsi
+	adcq $0, %r9
+	movq %r10, 8(%rax)
+	movq %rsi, 16(%rax)
+	movq %r9, 24(%rax)
+	movq 64(%rsp), %rdx
+	mulx 120(%rsp), %rax, %rsi
+	mulx %rcx, %r9, %r10
+	mulx 128(%rsp), %r11, %rbx
+	addq %rsi, %r11
+	movq %xmm2, %rsi
+	adcx %rbx, %rsi
+	movq %xmm0, %rdx
+	adcx %rdx, %r9
+	adcq $0, %r10
+	movq 112(%rsp), %rdx
+	mulx 128(%rsp), %rbx, %rbp
+	movq %xmm4, %r12
+	mulx %r12, %r13, %r14
+	addq 144(%rsp), %rbx
+	adcx %rbp, %r13
+	adcx %r14, %rdi
+	adcq $0, %r8
+	addq 136(%rsp), %r11
+	adcx %rbx, %rsi
+	adcx %r13, %r9
+	adcx %rdi, %r10
+	adcq $0, %r8
+	movq 56(%rsp), %rdx
+	mulx 120(%rsp), %rdi, %rbx
+	mulx 128(%rsp), %rbp, %r13
+	mulx %rcx, %r14, %r15
+	movq %r11, 8(%rsp)
+	mulx %r12, %rdx, %r11
+	addq %rbx, %rbp
+	adcx %r13, %rdx
+	adcx %r11, %r14
+	adcq $0, %r15
+	addq %rdi, %rsi
+	adcx %rbp, %r9
+	adcx %rdx, %r10
+	adcx %r14, %r8
+	adcq $0, %r15
+	movq 32(%rsp), %rdx
+	mulx 120(%rsp), %rdi, %r11
+	mulx 128(%rsp), %rbx, %rbp
+	mulx %r12, %r12, %r13
+	mulx %rcx, %rcx, %r14
+	addq %r11, %rbx
+	adcx %rbp, %r12
+	adcx %r13, %rcx
+	adcq $0, %r14
+	addq %rdi, %r9
+	adcx %rbx, %r10
+	adcx %r12, %r8
+	adcx %rcx, %r15
+	movl $38, %edx
+	mulx %r10, %r10, %rcx
+	adcq $0, %r14
+	movl $38, %edx
+	mulx %r8, %r8, %rdi
+	movl $38, %edx
+	mulx %r15, %r15, %r11
+	movl $38, %edx
+	mulx %r14, %r14, %rbx
+	addq %rcx, %r8
+	adcx %rdi, %r15
+	adcx %r11, %r14
+	adcq $0, %rbx
+	addq %r10, %rax
+	movq 8(%rsp), %rcx
+	adcx %r8, %rcx
+	adcx %r15, %rsi
+	adcx %r14, %r9
+	adcq $0, %rbx
+	movl $38, %edx
+	mulx %rbx, %rbx, %rdi
+	addq %rbx, %rax
+	adcq $0, %rcx
+	adcq $0, %rsi
+	adcq $0, %r9
+	movl $38, %edi
+	movl $0, %r8d
+	cmovcq %rdi, %r8
+	addq %r8, %rax
+	adcq $0, %rcx
+	adcq $0, %rsi
+	movq 0(%rsp), %rdi
+	movq %rax, 0(%rdi)
+	movq %rcx, 8(%rdi)
+	adcq $0, %r9
+	movq %rsi, 16(%rdi)
+	movq %r9, 24(%rdi)
 	addq $160, %rsp
 	popq %r15
 	popq %r14
