@@ -1,0 +1,295 @@
+/* bench_asm.c — ecopt_bench_asm: several .S files of one IR program side by side, by paired ratios (not a test).
+ *
+ *   ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C] A.S B.S ...
+ *
+ * Each .S (an `ecopt opt` output, or any function with the program's fiat signature) is assembled with
+ * `cc -fPIC -shared` after its `.hidden` lines are dropped (so dlsym finds the symbol its first `.globl` names) and
+ * dlopened; all run interleaved on the program's random inputs (search/measure.h). Each run prints, per file, the
+ * median ticks per call and the paired ratio to A (the median over the rounds of the file's batch time / A's
+ * batch time in the same round: measure_run_ratio); then the median and range of each ratio over the runs.
+ *
+ * Why separate runs: on a shared host a function's time has regimes (another tenant on the SMT sibling, or not)
+ * that rank code differently (README, "Two regimes"); A's ticks in each line say which regime that run saw. Run the
+ * tool several times too: the placement of the code in memory alone moves identical copies by up to ~1.5%.
+ * Nothing is checked here: prove each file with `ecopt check` first. Exit: 0, 1 a measurement failed, 2 bad usage
+ * or input (an unreadable or malformed file, an assembler error, a missing symbol). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ir/ir.h"
+#include "search/measure.h"
+
+#define MAX_FILES 16
+#define MAX_RUNS 1000
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap + 1);
+    while (b) {
+        size_t k = fread(b + n, 1, cap - n, f);
+        n += k;
+        if (n < cap)
+            break;
+        char *nb = realloc(b, 2 * cap + 1);
+        if (!nb) {
+            free(b);
+            b = NULL;
+            break;
+        }
+        b = nb;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (b == NULL || bad) {
+        free(b);
+        return NULL;
+    }
+    b[n] = 0;
+    return b;
+}
+
+/* the symbol of the first `.globl` / `.global` line, into sym; 0 found */
+static int globl_symbol(const char *text, char *sym, size_t n)
+{
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        const char *q = p;
+        while (q < p + len && (*q == ' ' || *q == '\t'))
+            q++;
+        size_t kw = strncmp(q, ".globl", 6) == 0 ? 6 : strncmp(q, ".global", 7) == 0 ? 7 : 0;
+        if (kw && q + kw < p + len && (q[kw] == ' ' || q[kw] == '\t')) {
+            q += kw;
+            while (q < p + len && (*q == ' ' || *q == '\t'))
+                q++;
+            size_t k = 0;
+            while (q + k < p + len && q[k] != ' ' && q[k] != '\t' && q[k] != '\r' && q[k] != ',')
+                k++;
+            if (k == 0 || k >= n)
+                return -1;
+            memcpy(sym, q, k);
+            sym[k] = 0;
+            return 0;
+        }
+        p = e ? e + 1 : p + len;
+    }
+    return -1;
+}
+
+/* text without its `.hidden` lines, written to path; 0 ok */
+static int write_unhidden(const char *text, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) + 1 : strlen(p);
+        const char *q = p;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, ".hidden", 7) != 0)
+            fwrite(p, 1, len, f);
+        p += len;
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* cc -fPIC -shared -o so s; its stderr into errpath. 0 ok */
+static int assemble(const char *s, const char *so, const char *errpath)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        FILE *e = freopen(errpath, "w", stderr);
+        (void)e;
+        execlp("cc", "cc", "-fPIC", "-shared", "-o", so, s, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int usage(const char *msg)
+{
+    if (msg)
+        fprintf(stderr, "ecopt_bench_asm: %s\n", msg);
+    fprintf(stderr, "usage: ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C] A.S B.S ...\n"
+                    "  (2 to %d files; runs 1..%d, default 5; rounds 1..1001, default 101; cpu default 1)\n",
+            MAX_FILES, MAX_RUNS);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    const char *irpath = NULL, *files[MAX_FILES];
+    int nf = 0, runs = 5, rounds = 101, cpu = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char *end = NULL;
+        if (!strcmp(a, "--ir") || !strcmp(a, "--runs") || !strcmp(a, "--rounds") || !strcmp(a, "--cpu")) {
+            if (i + 1 >= argc)
+                return usage("an option without its value");
+            const char *v = argv[++i];
+            if (!strcmp(a, "--ir")) {
+                irpath = v;
+                continue;
+            }
+            errno = 0;
+            long x = strtol(v, &end, 10);
+            if (errno || end == v || *end)
+                return usage("not a number");
+            if (!strcmp(a, "--runs"))
+                runs = (int)(x >= 1 && x <= MAX_RUNS ? x : -1);
+            else if (!strcmp(a, "--rounds"))
+                rounds = (int)(x >= 1 && x <= 1001 ? x : -1);
+            else
+                cpu = (int)(x >= 0 && x < 4096 ? x : -1);
+            if (runs < 0 || rounds < 0 || cpu < 0)
+                return usage("a value out of range");
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(NULL);
+            return 0;
+        } else if (a[0] == '-' && a[1]) {
+            return usage("unknown option");
+        } else if (nf < MAX_FILES) {
+            files[nf++] = a;
+        } else {
+            return usage("too many files");
+        }
+    }
+    if (!irpath || nf < 2)
+        return usage(!irpath ? "--ir is required" : "at least two .S files");
+
+    char err[512];
+    char *irtext = read_text(irpath);
+    if (!irtext) {
+        fprintf(stderr, "ecopt_bench_asm: %s: %s\n", irpath, strerror(errno ? errno : EIO));
+        return 2;
+    }
+    ir_func *f = ir_parse(irtext, err, sizeof err);
+    free(irtext);
+    if (!f) {
+        fprintf(stderr, "ecopt_bench_asm: %s: %s\n", irpath, err);
+        return 2;
+    }
+    char dir[] = "/tmp/ecopt-bench-asm-XXXXXX";
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "ecopt_bench_asm: mkdtemp: %s\n", strerror(errno));
+        ir_func_free(f);
+        return 1;
+    }
+    void *dl[MAX_FILES] = {0};
+    measure_fn fns[MAX_FILES];
+    int rc = 0;
+    for (int i = 0; i < nf && rc == 0; i++) {
+        char sym[256], spath[300], sopath[300], epath[300];
+        char *text = read_text(files[i]);
+        snprintf(spath, sizeof spath, "%s/f%d.S", dir, i);
+        snprintf(sopath, sizeof sopath, "%s/f%d.so", dir, i);
+        snprintf(epath, sizeof epath, "%s/f%d.err", dir, i);
+        if (!text) {
+            fprintf(stderr, "ecopt_bench_asm: %s: %s\n", files[i], strerror(errno ? errno : EIO));
+            rc = 2;
+        } else if (globl_symbol(text, sym, sizeof sym) != 0) {
+            fprintf(stderr, "ecopt_bench_asm: %s: no .globl symbol\n", files[i]);
+            rc = 2;
+        } else if (write_unhidden(text, spath) != 0 || assemble(spath, sopath, epath) != 0) {
+            fprintf(stderr, "ecopt_bench_asm: %s: cc -fPIC -shared failed (see the assembler's messages: %s)\n",
+                    files[i], epath);
+            rc = 2;
+        } else if (!(dl[i] = dlopen(sopath, RTLD_NOW | RTLD_LOCAL))) {
+            fprintf(stderr, "ecopt_bench_asm: %s: dlopen: %s\n", files[i], dlerror());
+            rc = 2;
+        } else {
+            void *p = dlsym(dl[i], sym);
+            if (!p) {
+                fprintf(stderr, "ecopt_bench_asm: %s: symbol %s not found\n", files[i], sym);
+                rc = 2;
+            }
+            memcpy(&fns[i], &p, sizeof p); /* object pointer to function pointer (POSIX dlsym) */
+        }
+        free(text);
+        unlink(spath);
+        unlink(sopath);
+        if (rc == 0)
+            unlink(epath);
+    }
+    if (rc != 0) {
+        for (int i = 0; i < nf; i++)
+            if (dl[i])
+                dlclose(dl[i]);
+        ir_func_free(f);
+        return rc;
+    }
+    rmdir(dir);
+
+    measure_ctx *m = measure_new(f, 7, err, sizeof err);
+    if (!m || measure_set_rounds(m, rounds) != 0 || measure_pin(cpu, err, sizeof err) < 0) {
+        fprintf(stderr, "ecopt_bench_asm: %s\n", err);
+        measure_free(m);
+        ir_func_free(f);
+        return 1;
+    }
+    double *q = calloc((size_t)runs * (size_t)nf, sizeof *q);
+    printf("ecopt_bench_asm: %s, %d runs of %d interleaved rounds, pinned to CPU %d, %s per call and the paired "
+           "ratio to A\n",
+           irpath, runs, rounds, cpu, measure_unit());
+    for (int i = 0; i < nf; i++)
+        printf("  %c = %s\n", 'A' + i, files[i]);
+    for (int r = 0; r < runs && q; r++) {
+        double res[MAX_FILES], ratio[MAX_FILES];
+        if (measure_run_ratio(m, fns, nf, res, ratio, err, sizeof err) != 0) {
+            fprintf(stderr, "ecopt_bench_asm: %s\n", err);
+            rc = 1;
+            break;
+        }
+        printf("run %3d:", r + 1);
+        for (int i = 0; i < nf; i++) {
+            printf("  %c %9.1f / %.4f", 'A' + i, res[i], ratio[i]);
+            q[(size_t)i * (size_t)runs + (size_t)r] = ratio[i];
+        }
+        printf("\n");
+        fflush(stdout);
+    }
+    if (!q) {
+        fprintf(stderr, "ecopt_bench_asm: out of memory\n");
+        rc = 1;
+    } else if (rc == 0) {
+        printf("ratio to A, median [min-max] over %d runs:", runs);
+        for (int i = 1; i < nf; i++) {
+            double *v = q + (size_t)i * (size_t)runs;
+            qsort(v, (size_t)runs, sizeof *v, cmp_double);
+            double med = runs % 2 ? v[runs / 2] : 0.5 * (v[runs / 2 - 1] + v[runs / 2]);
+            printf("  %c %.4f [%.4f-%.4f]", 'A' + i, med, v[0], v[runs - 1]);
+        }
+        printf("\n");
+    }
+    free(q);
+    measure_free(m);
+    for (int i = 0; i < nf; i++)
+        dlclose(dl[i]);
+    ir_func_free(f);
+    return rc;
+}
