@@ -11,11 +11,15 @@
  * Why separate runs: on a shared host a function's time has regimes (another tenant on the SMT sibling, or not)
  * that rank code differently (README, "Two regimes"); A's ticks in each line say which regime that run saw. Run the
  * tool several times too: the placement of the code in memory alone moves identical copies by up to ~1.5%.
- * Nothing is checked here: prove each file with `ecopt check` first. Exit: 0, 1 a measurement failed, 2 bad usage
- * or input (an unreadable or malformed file, an assembler error, a missing symbol). */
+ * Nothing is proved here: prove each file with `ecopt check` first. A file whose header has a `Shapes:` line (as
+ * `ecopt opt` writes) must take as many arrays as the program; other files are trusted to (a function that reads
+ * more arguments than it is given crashes). Exit: 0; 1 a measurement failed; 2 bad usage or input (an unreadable
+ * or malformed file, an assembler error, a missing symbol, a Shapes line that does not match, a CPU this process
+ * may not run on). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +110,55 @@ static int write_unhidden(const char *text, const char *path)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+/* the number of parameters on the header's `Shapes:  void NAME(...)` line; -1 when there is none */
+static int shapes_params(const char *text)
+{
+    const char *p = strstr(text, "Shapes:");
+    if (!p)
+        return -1;
+    const char *e = strchr(p, '\n');
+    const char *o = strchr(p, '(');
+    if (!o || (e && o > e))
+        return -1;
+    int n = 1, depth = 0;
+    for (const char *q = o + 1; *q && q != e; q++) {
+        if (*q == '(' || *q == '[')
+            depth++;
+        else if (*q == ']')
+            depth--;
+        else if (*q == ')') {
+            if (depth == 0)
+                return n;
+            depth--;
+        } else if (*q == ',' && depth == 0)
+            n++;
+    }
+    return -1;
+}
+
+/* the assembler's first error line of a file into buf (else its first line; "" if none) */
+static void first_line(const char *path, char *buf, size_t n)
+{
+    char line[512];
+    buf[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (!buf[0] || strstr(line, "Error")) {
+            const char *t = strstr(line, "Error");
+            const char *src = t ? t : line;
+            size_t k = strlen(src) < n - 1 ? strlen(src) : n - 1; /* cut to fit */
+            memcpy(buf, src, k);
+            buf[k] = 0;
+            if (t)
+                break;
+        }
+    }
+    fclose(f);
+}
+
 /* cc -fPIC -shared -o so s; its stderr into errpath. 0 ok */
 static int assemble(const char *s, const char *so, const char *errpath)
 {
@@ -133,26 +186,37 @@ static int cmp_double(const void *a, const void *b)
 
 static int usage(const char *msg)
 {
+    FILE *o = msg ? stderr : stdout;
     if (msg)
         fprintf(stderr, "ecopt_bench_asm: %s\n", msg);
-    fprintf(stderr, "usage: ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C] A.S B.S ...\n"
-                    "  (2 to %d files; runs 1..%d, default 5; rounds 1..1001, default 101; cpu default 1)\n",
+    fprintf(o, "usage: ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C] A.S B.S ...\n"
+               "  (2 to %d files; runs 1..%d, default 5; rounds 1..1001, default 101, at least 31 advised;\n"
+               "  cpu: default the one it starts on)\n"
+               "exit status: 0; 1 a measurement failed; 2 bad usage or input\n",
             MAX_FILES, MAX_RUNS);
-    return 2;
+    return msg ? 2 : 0;
 }
 
 int main(int argc, char **argv)
 {
     const char *irpath = NULL, *files[MAX_FILES];
-    int nf = 0, runs = 5, rounds = 101, cpu = 1;
+    int nf = 0, runs = 5, rounds = 101, cpu = -1;
+    static const char *const opts[4] = {"--ir", "--runs", "--rounds", "--cpu"};
+    int seen[4] = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *end = NULL;
-        if (!strcmp(a, "--ir") || !strcmp(a, "--runs") || !strcmp(a, "--rounds") || !strcmp(a, "--cpu")) {
+        int k = -1;
+        for (int j = 0; j < 4; j++)
+            if (!strcmp(a, opts[j]))
+                k = j;
+        if (k >= 0) {
             if (i + 1 >= argc)
                 return usage("an option without its value");
+            if (seen[k]++)
+                return usage("an option given more than once");
             const char *v = argv[++i];
-            if (!strcmp(a, "--ir")) {
+            if (k == 0) {
                 irpath = v;
                 continue;
             }
@@ -165,12 +229,11 @@ int main(int argc, char **argv)
             else if (!strcmp(a, "--rounds"))
                 rounds = (int)(x >= 1 && x <= 1001 ? x : -1);
             else
-                cpu = (int)(x >= 0 && x < 4096 ? x : -1);
-            if (runs < 0 || rounds < 0 || cpu < 0)
+                cpu = (int)(x >= 0 && x < 4096 ? x : -2);
+            if (runs < 0 || rounds < 0 || cpu == -2)
                 return usage("a value out of range");
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(NULL);
-            return 0;
+            return usage(NULL);
         } else if (a[0] == '-' && a[1]) {
             return usage("unknown option");
         } else if (nf < MAX_FILES) {
@@ -194,9 +257,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "ecopt_bench_asm: %s: %s\n", irpath, err);
         return 2;
     }
-    char dir[] = "/tmp/ecopt-bench-asm-XXXXXX";
+    int pinned = measure_pin(cpu, err, sizeof err); /* first: a CPU it may not run on is bad input */
+    if (pinned < 0) {
+        fprintf(stderr, "ecopt_bench_asm: --cpu %d: not a CPU this process may run on (%s)\n", cpu, err);
+        ir_func_free(f);
+        return 2;
+    }
+    char dir[512];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/ecopt-bench-asm-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
     if (!mkdtemp(dir)) {
-        fprintf(stderr, "ecopt_bench_asm: mkdtemp: %s\n", strerror(errno));
+        fprintf(stderr, "ecopt_bench_asm: mkdtemp %s: %s\n", dir, strerror(errno));
         ir_func_free(f);
         return 1;
     }
@@ -204,8 +275,10 @@ int main(int argc, char **argv)
     measure_fn fns[MAX_FILES];
     int rc = 0;
     for (int i = 0; i < nf && rc == 0; i++) {
-        char sym[256], spath[300], sopath[300], epath[300];
+        char sym[256], spath[600], sopath[600], epath[600], line[300];
+        errno = 0;
         char *text = read_text(files[i]);
+        int np = text ? shapes_params(text) : -1;
         snprintf(spath, sizeof spath, "%s/f%d.S", dir, i);
         snprintf(sopath, sizeof sopath, "%s/f%d.so", dir, i);
         snprintf(epath, sizeof epath, "%s/f%d.err", dir, i);
@@ -215,9 +288,14 @@ int main(int argc, char **argv)
         } else if (globl_symbol(text, sym, sizeof sym) != 0) {
             fprintf(stderr, "ecopt_bench_asm: %s: no .globl symbol\n", files[i]);
             rc = 2;
+        } else if (np >= 0 && (uint32_t)np != f->narr) {
+            fprintf(stderr, "ecopt_bench_asm: %s: its Shapes line has %d arrays, the program %u\n", files[i], np,
+                    f->narr);
+            rc = 2;
         } else if (write_unhidden(text, spath) != 0 || assemble(spath, sopath, epath) != 0) {
-            fprintf(stderr, "ecopt_bench_asm: %s: cc -fPIC -shared failed (see the assembler's messages: %s)\n",
-                    files[i], epath);
+            first_line(epath, line, sizeof line);
+            fprintf(stderr, "ecopt_bench_asm: %s: cc -fPIC -shared failed%s%s\n", files[i], line[0] ? ": " : "",
+                    line);
             rc = 2;
         } else if (!(dl[i] = dlopen(sopath, RTLD_NOW | RTLD_LOCAL))) {
             fprintf(stderr, "ecopt_bench_asm: %s: dlopen: %s\n", files[i], dlerror());
@@ -233,9 +311,9 @@ int main(int argc, char **argv)
         free(text);
         unlink(spath);
         unlink(sopath);
-        if (rc == 0)
-            unlink(epath);
+        unlink(epath);
     }
+    rmdir(dir);
     if (rc != 0) {
         for (int i = 0; i < nf; i++)
             if (dl[i])
@@ -243,10 +321,9 @@ int main(int argc, char **argv)
         ir_func_free(f);
         return rc;
     }
-    rmdir(dir);
 
     measure_ctx *m = measure_new(f, 7, err, sizeof err);
-    if (!m || measure_set_rounds(m, rounds) != 0 || measure_pin(cpu, err, sizeof err) < 0) {
+    if (!m || measure_set_rounds(m, rounds) != 0) {
         fprintf(stderr, "ecopt_bench_asm: %s\n", err);
         measure_free(m);
         ir_func_free(f);
@@ -255,9 +332,10 @@ int main(int argc, char **argv)
     double *q = calloc((size_t)runs * (size_t)nf, sizeof *q);
     printf("ecopt_bench_asm: %s, %d runs of %d interleaved rounds, pinned to CPU %d, %s per call and the paired "
            "ratio to A\n",
-           irpath, runs, rounds, cpu, measure_unit());
+           irpath, runs, rounds, pinned, measure_unit());
     for (int i = 0; i < nf; i++)
         printf("  %c = %s\n", 'A' + i, files[i]);
+    fflush(stdout);
     for (int r = 0; r < runs && q; r++) {
         double res[MAX_FILES], ratio[MAX_FILES];
         if (measure_run_ratio(m, fns, nf, res, ratio, err, sizeof err) != 0) {

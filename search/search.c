@@ -634,6 +634,7 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
             if (q[b] < q[best])
                 best = b;
         r->bet_chosen = best;
+        r->bets_run = nb;
         point_free(&cur);
         cur = bets[best];
         memset(&bets[best], 0, sizeof bets[best]);
@@ -663,7 +664,18 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
         if (measure_set_rounds(s.m, o->final_rounds) != 0 ||
             measure_run_ratio(s.m, fns, nf, res, q, s.err, sizeof s.err) != 0)
             goto out;
-        if (!same && q[nf - 1] < 1.0 + CLEARLY_FASTER) { /* the search's best must be clearly faster */
+        if (!same) { /* the search's best must be clearly faster than the own order, in two measurements */
+            r->own_ratio = q[nf - 1];
+            if (q[nf - 1] >= 1.0 + CLEARLY_FASTER) {
+                measure_fn two[2] = { cur.fn, own.fn };
+                double res2[2], q2[2];
+                if (measure_run_ratio(s.m, two, 2, res2, q2, s.err, sizeof s.err) != 0)
+                    goto out;
+                if (q2[1] < r->own_ratio)
+                    r->own_ratio = q2[1];
+            }
+        }
+        if (!same && r->own_ratio < 1.0 + CLEARLY_FASTER) {
             point t = cur;
             cur = own;
             own = t;

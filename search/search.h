@@ -89,10 +89,14 @@ typedef struct {
     double ticks_gcc;      /* gcc -O3 -march=native -mtune=native (0 without baselines) */
     double ticks_clang;    /* clang, likewise */
     double ticks_start;    /* the best bet's start candidate, measured at the start (for the record) */
-    unsigned bet_chosen;   /* the bet the search continued: 0 = the run from the program's own order */
+    unsigned bets_run;     /* bets run (0: none; --bets 1, or too few evaluations for one per bet) */
+    unsigned bet_chosen;   /* then the bet the search continued: 0 = the run from the program's own order */
     bool own_order_won;    /* the program's own order (default decisions) is the result: in the final measurement
                               the search's best was not clearly faster (paired ratio below 0.995, search.c) */
     double ticks_search;   /* then: the search's best in that measurement (0 otherwise) */
+    double own_ratio;      /* the own order's time / the search's best's, paired (the lower of the final
+                              measurement's and, when that one is >= 1.005, a second one's); 0 when they are the
+                              same code */
     double seconds;        /* wall time of the search */
     double evals_per_s;
     char unit[8];          /* "ticks" or "cycles" (measure_unit) */

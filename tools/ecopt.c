@@ -52,8 +52,9 @@ static const char main_help[] =
     "\n"
     "'ecopt COMMAND --help' describes a command. A FILE of '-' is standard input or output.\n"
     "\n"
-    "exit status: 0 success; 1 a signature does not verify, or check rejects the code; 2 bad usage or bad input;\n"
-    "             3 the environment failed (writing output, random numbers, memory).\n"
+    "exit status: 0 success; 1 a signature does not verify, check rejects the code, or opt proved nothing (or\n"
+    "             its search failed); 2 bad usage or bad input; 3 the environment failed (writing output,\n"
+    "             random numbers, memory).\n"
     "environment: ECOPT_BACKEND=NAME picks a field backend (see 'ecopt version') for the commands that use the\n"
     "             library (keygen, pubkey, sign, verify, x25519, version); for them a name that is unknown, not\n"
     "             compiled in, or that this CPU cannot run is an error (exit 2); unset or empty: the default.\n"
@@ -158,7 +159,8 @@ static const char version_help[] =
     "\n"
     "Print the libecopt version, the field backend in use and the backends compiled in.\n"
     "ECOPT_BACKEND=NAME selects a backend (unset or empty: the default, the first of the list this CPU can run);\n"
-    "a name that is unknown, not compiled in, or that this CPU cannot run is an error (exit 2).\n";
+    "a name that is unknown, not compiled in, or that this CPU cannot run is an error (exit 2).\n"
+    "ECOPT_BACKEND_FORCE=1 (exactly 1) skips the CPU check (may crash with an illegal instruction; for valgrind).\n";
 
 /* ---- options: cli_opt, cli_parse_opts, cli_need (tools/opts.c) ---------------------------------------- */
 

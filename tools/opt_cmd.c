@@ -40,7 +40,9 @@ const char cli_opt_help[] =
     "AT&T-syntax .S only when the equivalence checker has PROVED it computes the program. Every candidate is\n"
     "run on random inputs against the IR interpreter before it may be kept; it is kept when the median over\n"
     "interleaved rounds of its time / the current candidate's time in the same round is at most 1 and its code\n"
-    "is not longer, or below 0.995 (rdtsc ticks, or PMU cycles where the kernel allows). The header\n"
+    "is not longer, or below 0.995 (rdtsc ticks, or PMU cycles where the kernel allows). The result is the\n"
+    "search's best only when it is clearly faster (that ratio below 0.995, twice) than the program's own\n"
+    "order, which is the result otherwise. The header\n"
     "of OUT.S records the source and its sha256, the seed, evaluations, CPU model, measured ticks, the speedup\n"
     "over gcc and clang (-O3 -march=native -mtune=native on the C of 'ecopt ir --emit c', measured in the same\n"
     "run) and the checker's verdict. Signature: void f(outputs..., const inputs...) (System V, fiat order).\n"
@@ -51,7 +53,8 @@ const char cli_opt_help[] =
     "  --prime P --method M --limbs N --op OP   a generated program (as in 'ecopt gen')\n"
     "  -o, --out OUT.S     the file to write (required)\n"
     "  --evals N           evaluations in all (default 20000)\n"
-    "  --bets B            short runs from random starts (default 10, at most 64)\n"
+    "  --bets B            short runs first: run 0 from the program's own order, the others from random\n"
+    "                      starts; the fastest continues (default 10, at most 64; 1: no bets)\n"
     "  --bet-ratio R       the share of the evaluations the bets use (default 0.2, from 0 to 1)\n"
     "  --seed S            the random seed (default 1): the same seed repeats the search, apart from timing\n"
     "  --symbol SYM        the function's symbol (default: the program's name)\n"
@@ -366,23 +369,31 @@ int cli_cmd_opt(int argc, char **argv)
             goto out_sr;
         }
         double sg = sr.ticks > 0 ? sr.ticks_gcc / sr.ticks : 0, sc = sr.ticks > 0 ? sr.ticks_clang / sr.ticks : 0;
-        char own[128] = "";
+        char own[192] = "", bet[64];
         if (sr.own_order_won)
-            snprintf(own, sizeof own, "; the program's own order: the search's best (%.2f %s) was not clearly faster",
-                     sr.ticks_search, sr.unit);
+            snprintf(own, sizeof own,
+                     "; the program's own order: the search's best (%.2f %s) was not clearly faster (paired ratio "
+                     "own/best %.4f, under 1.005)",
+                     sr.ticks_search, sr.unit, sr.own_ratio);
+        else if (sr.own_ratio > 0)
+            snprintf(own, sizeof own, "; the program's own order took %.4fx its time (paired)", sr.own_ratio);
+        if (sr.bets_run > 1)
+            snprintf(bet, sizeof bet, "bet %u of %u continued", sr.bet_chosen, sr.bets_run);
+        else
+            snprintf(bet, sizeof bet, "no bets run");
         snprintf(extra, cap,
                  "\n"
                  "Source:    %s\n"
                  "Sha256:    %s\n"
                  "Seed:      %llu\n"
-                 "Evals:     %llu (bets %u, bet ratio %g, bet %u continued; %.0f evals/s, %.1f s; %llu kept, %llu wrong)\n"
+                 "Evals:     %llu (bets %u, bet ratio %g, %s; %.0f evals/s, %.1f s; %llu kept, %llu wrong)\n"
                  "CPU:       %s\n"
                  "Measured:  %.2f %s per call (median of %d interleaved batches)%s\n"
                  "Baselines: gcc %.2f %s (%s), clang %.2f %s (%s); -O3 -march=native -mtune=native, same run\n"
                  "Speedup:   %.3f vs gcc, %.3f vs clang\n"
                  "Checker:   PROVED (%u limbs: %u identical, %u linear, %u by z3; %.2f s)",
                  source, hex, (unsigned long long)so.seed, (unsigned long long)sr.evals, so.bets, so.bet_ratio,
-                 sr.bet_chosen, sr.evals_per_s, sr.seconds, (unsigned long long)sr.nkept, (unsigned long long)sr.nwrong,
+                 bet, sr.evals_per_s, sr.seconds, (unsigned long long)sr.nkept, (unsigned long long)sr.nwrong,
                  sr.cpu_model, sr.ticks, sr.unit, so.final_rounds,
                  own, sr.ticks_gcc, sr.unit,
                  sr.gcc_version[0] ? sr.gcc_version : "gcc", sr.ticks_clang, sr.unit,

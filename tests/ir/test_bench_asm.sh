@@ -33,6 +33,8 @@ check2() { # want-regex args...
     [ $r -eq 2 ] || fail "$*: exit $r, want 2"
     grep -qE -- "$want" "$tmp/err2" || fail "$*: stderr '$(cat "$tmp/err2")' lacks /$want/"
 }
+mkdir "$tmp/td"
+export TMPDIR=$tmp/td # the tool's temporary directory goes here and must be gone after every exit
 check2 'no \.globl symbol' --ir "$ir" "$s" "$tmp/bad.S"
 check2 'cc -fPIC -shared failed' --ir "$ir" "$s" "$tmp/badinsn.S"
 check2 'No such file' --ir "$ir" "$s" "$tmp/missing.S"
@@ -41,5 +43,11 @@ check2 '--ir is required' "$s" "$s"
 check2 'unknown option' --ir "$ir" --bogus "$s" "$s"
 check2 'out of range' --ir "$ir" --runs 0 "$s" "$s"
 check2 'nosuch.ir' --ir "$tmp/nosuch.ir" "$s" "$s"
+check2 'Shapes line has 3 arrays, the program 11' --ir "$ir" "$s" "$src/src/field/generated/ecopt_fe_mul_adx.S"
+check2 'given more than once' --ir "$ir" --runs 2 --runs 3 "$s" "$s"
+check2 'not a CPU this process may run on' --ir "$ir" --cpu 4095 "$s" "$s"
+[ -z "$(ls -A "$tmp/td")" ] || fail "temporary files left behind: $(ls -A "$tmp/td")"
+"$tool" --help > "$tmp/help" 2> "$tmp/err3" && grep -q '^usage: ecopt_bench_asm' "$tmp/help" && [ ! -s "$tmp/err3" ] ||
+    fail "--help: not usage on stdout with exit 0"
 [ $fails -eq 0 ] && echo "ok" || echo "$fails failure(s)"
 [ $fails -eq 0 ]
