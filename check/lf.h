@@ -14,6 +14,11 @@
  *     floor((2^g S) / 2^k)       = floor(S / 2^(k-g))    (the common power of two)
  *     floor(floor(T / 2^j) / 2^k) = floor(T / 2^(j+k))
  *     floor(S / 2^k)             = 0                     (0 <= S < 2^k by interval bounds of the atoms)
+ * Exact division (Montgomery's dropped words) needs no rule of its own: a product by a constant is a linear term
+ * (expr.c folds it), so with m = (t0 m') mod 2^64 = m' t0 - 2^64 floor(m' t0 / 2^64) and p0 m' = -1 (mod 2^64) the
+ * dropped word t0 + lo(m p0) has only multiples of 2^64 as coefficients, and floor(S / 2^64) = S / 2^64 follows from
+ * the first identity (tests/ir/test_check_expr.c, test_exact_division). mullo and mulhi atoms are products of two
+ * non-constant operands.
  * Atoms: input limbs, mullo, mulhi, floor(S / 2^k) of a canonical sum S >= 0, and (uninterpreted) and, or, xor,
  * == 0, select. Coefficients and bounds are GMP integers, so nothing overflows. Two values with the same lf id are
  * equal for every input within the declared bounds; different ids decide nothing.
