@@ -407,10 +407,15 @@ static void lf_match_debug(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *
         }
         fprintf(stderr, "lf match: program %u w%u %c code %u\n", y, ex_get(x, y)->width, c, hit);
         if (both && c == 'S') {
-            lf_print(l, t, buf, 4000);
-            fprintf(stderr, "  program %s\n", buf);
-            lf_print(l, lf_of(l, hit), buf, 4000);
-            fprintf(stderr, "  code    %s\n", buf);
+            static char dbuf[20000];
+            lf_diff(l, lf_of(l, hit), t, dbuf, sizeof dbuf);
+            fprintf(stderr, "  code (A) vs program (B): %s\n", dbuf);
+            if (atoi(getenv("ECOPT_LF_MATCH")) >= 3) {
+                ex_print(x, y, buf, 4000);
+                fprintf(stderr, "  program ex %s\n", buf);
+                ex_print(x, hit, buf, 4000);
+                fprintf(stderr, "  code ex    %s\n", buf);
+            }
         }
     }
 out:

@@ -581,12 +581,11 @@ static void test_range_rule(void)
 /* ---- 2d. Montgomery's dropped word: an exact division ------------------------------------------------------------
  * A Montgomery round (REDC, Montgomery 1985, Math. Comp. 44) adds m * p to t with m = (t0 * m') mod 2^64 and
  * p0 * m' = -1 (mod 2^64), so the low word S = t0 + lo(m * p0) is 0 mod 2^64 and its carry floor(S / 2^64) is S / 2^64
- * exactly: 2^64 * carry = t0 + lo(m * p0) as integers. lf.h sees it without a rule of its own: a product by a
- * constant is a linear term (expr.c folds it), m = m' t0 - 2^64 floor(m' t0 / 2^64), lo(m p0) likewise, and in
- * S = (1 + p0 m') t0 - 2^64 (...) every coefficient is a multiple of 2^64, which lf_floor divides out exactly.
- * Checked for secp256k1's p0 and m' (t0 the low word of a product, and t0 a sum word with its own carry), in the
- * add/adc form and as a u128 sum; with m' off by one (p0 m' + 1 = p0 mod 2^64, not 0) the identity is false and the
- * forms must differ. */
+ * exactly: 2^64 * carry = t0 + lo(m * p0) as integers. In lf.h the digit m is an atom (m' = secp256k1's is far from
+ * 0 mod 2^64), and the floor of a sum with digits in its low word is rewritten by the formal congruence m = m' t0
+ * (mod 2^64) into an exact quotient: the add/adc form and the u128 form of a round meet only through that rewrite
+ * (they fail with it disabled). Checked with t0 the low word of a product, and t0 a sum word with its own carry; with
+ * m' off by one (p0 m' + 1 = p0 mod 2^64, not 0) the identity is false and the forms must differ. */
 static void test_exact_division(void)
 {
     ex_ctx *x = ex_ctx_new();
