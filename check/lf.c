@@ -791,6 +791,7 @@ static lf_id lf_floor(lf_ctx *l, lf_id s, unsigned k)
                     }
                 }
             }
+            is = &l->su[in]; /* (the sums made above may have moved the table) */
         }
         if (is->n == 1) {
             const lf_atom *t = &l->at[l->tatom[is->first]];
