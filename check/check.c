@@ -342,6 +342,92 @@ out:
     return nal;
 }
 
+
+/* lf_match_debug — (ECOPT_LF_MATCH=1 or 2 in the environment, a debugging aid) one line per program node that the
+ * program's outputs use and whose value varies on the samples: '=' the code uses the same node, 'L' some code node
+ * has the same exact linear form, 'S' a code node agrees on NS sampled inputs but its form differs (probably the
+ * same value: these are where the forms part), '-' none; with 2, both forms. Reading it in program order finds the
+ * first word at which the code's and the program's forms part. */
+static void lf_match_debug(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id **code, ex_id **prog)
+{
+    enum { NS = 24 };
+    uint32_t cnt = ex_count(x);
+    ir_u128 *ev = malloc(((size_t)cnt + 1) * sizeof *ev), *first = malloc(((size_t)cnt + 1) * sizeof *first);
+    uint64_t *sig = calloc((size_t)cnt + 1, sizeof *sig);
+    bool *varies = calloc((size_t)cnt + 1, sizeof *varies);
+    bool *inc = calloc((size_t)cnt + 1, sizeof *inc), *inp = calloc((size_t)cnt + 1, sizeof *inp);
+    char *buf = malloc(4000);
+    if (!ev || !first || !sig || !varies || !inc || !inp || !buf)
+        goto out;
+    uint64_t st = 0x3c6ef372fe94f82bull;
+    for (unsigned s = 0; s < NS; s++) {
+        fill_inputs(R, s + 2, &st);
+        if (ex_eval_all(x, (const uint64_t *const *)R->in, ev) != 0)
+            goto out;
+        for (ex_id v = 1; v <= cnt; v++) {
+            if (s == 0)
+                first[v] = ev[v];
+            else if (ev[v] != first[v])
+                varies[v] = true;
+            sig[v] = (sig[v] ^ (uint64_t)ev[v] ^ (uint64_t)(ev[v] >> 64) * 0x9e3779b97f4a7c15ull) *
+                         0xbf58476d1ce4e5b9ull +
+                     s;
+        }
+    }
+    for (uint32_t j = 0; j < R->f->narr; j++)
+        for (uint32_t i = 0; R->f->arr[j].is_output && i < R->f->arr[j].len; i++) {
+            inc[code[j][i]] = code[j][i] != 0;
+            inp[prog[j][i]] = prog[j][i] != 0;
+        }
+    for (ex_id v = cnt; v >= 1; v--) { /* operands have smaller ids */
+        const ex_node *n = ex_get(x, v);
+        const ex_arg *a = ex_args(x, v);
+        for (uint32_t i = 0; i < n->nargs; i++) {
+            inc[a[i].id] |= inc[v];
+            inp[a[i].id] |= inp[v];
+        }
+    }
+    bool both = atoi(getenv("ECOPT_LF_MATCH")) >= 2;
+    for (ex_id y = 1; y <= boundary; y++) {
+        if (!varies[y] || !inp[y])
+            continue;
+        lf_id t = lf_of(l, y);
+        char c = inc[y] ? '=' : '-';
+        ex_id hit = 0;
+        for (ex_id v = boundary + 1; v <= cnt && c != '=' && c != 'L'; v++) {
+            if (sig[v] != sig[y] || !inc[v])
+                continue;
+            if (lf_of(l, v) == t)
+                c = 'L';
+            else if (c == 'S')
+                continue;
+            else
+                c = 'S';
+            hit = v;
+        }
+        fprintf(stderr, "lf match: program %u w%u %c code %u\n", y, ex_get(x, y)->width, c, hit);
+        if (both && c == 'S') {
+            static char dbuf[20000];
+            lf_diff(l, lf_of(l, hit), t, dbuf, sizeof dbuf);
+            fprintf(stderr, "  code (A) vs program (B): %s\n", dbuf);
+            if (atoi(getenv("ECOPT_LF_MATCH")) >= 3) {
+                ex_print(x, y, buf, 4000);
+                fprintf(stderr, "  program ex %s\n", buf);
+                ex_print(x, hit, buf, 4000);
+                fprintf(stderr, "  code ex    %s\n", buf);
+            }
+        }
+    }
+out:
+    free(ev);
+    free(first);
+    free(sig);
+    free(varies);
+    free(inc);
+    free(inp);
+    free(buf);
+}
+
 /* sample_all — evaluate every non-identical output limb of both on nsamples inputs within the declared bounds
  * (edges often), all limbs per evaluation. 1 with r filled (OUTPUT_DIFFERS) when some limb differs, 0 none, -1 no
  * memory. */
@@ -380,6 +466,8 @@ static int prove_linear(run *R, bool **same, const uint32_t *argmap, const check
     if (check_exec(x, f, argmap, insns, no_red_zone, code, scratch) != 0)
         goto out; /* the main run passed these: only memory can fail here; leave the limbs to the solver */
     uint64_t st = 0x1f0e5a3cull;
+    if (!ranged && getenv("ECOPT_LF_MATCH"))
+        lf_match_debug(R, x, l, boundary, code, prog);
     if (ranged) {
         int na = range_aliases(R, x, l, boundary);
         if (na < 0) {

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LA_INPUT, LA_MULLO, LA_MULHI, LA_FLOOR, LA_AND, LA_OR, LA_XOR, LA_EQZ, LA_SELECT, LA_SIGN };
+enum { LA_INPUT, LA_MULLO, LA_MULHI, LA_FLOOR, LA_AND, LA_OR, LA_XOR, LA_EQZ, LA_SELECT, LA_SIGN, LA_QDIG, LA_EXQ };
+/* LA_QDIG: (k * X) mod 2^64 for the operand sum X and the odd constant k (a Montgomery quotient digit, lf.h);
+ * LA_EXQ: S / 2^k for an operand sum S that is 0 mod 2^k by the formal congruence (lf.h's exact division) */
 
 typedef struct {
     uint8_t kind;
@@ -449,12 +451,13 @@ static uint32_t atom(lf_ctx *l, unsigned kind, const uint32_t *a, unsigned na, u
             sa[0] = sa[1];
             sa[1] = x;
         }
-        t->sh = mix64(mix64(kind + 1, kind == LA_INPUT || kind == LA_FLOOR ? k : 0), sa[0]);
+        t->sh = mix64(mix64(kind + 1, kind == LA_INPUT || kind == LA_FLOOR || kind == LA_QDIG || kind == LA_EXQ ? k : 0),
+                      sa[0]);
         t->sh = mix64(mix64(t->sh, sa[1]), sa[2]);
     }
     mpz_init_set(t->lo, lo);
     mpz_init_set(t->hi, hi);
-    if (kind != LA_FLOOR && kind != LA_SIGN && mpz_sgn(t->lo) < 0)
+    if (kind != LA_FLOOR && kind != LA_SIGN && kind != LA_EXQ && mpz_sgn(t->lo) < 0)
         mpz_set_ui(t->lo, 0); /* every atom but a floor is a non-negative integer */
     uint32_t i = h & (l->capht_at - 1);
     while (l->htat[i])
@@ -512,6 +515,132 @@ static unsigned jmin(const mpz_t lo, const mpz_t hi)
         mpz_clear(t);
     }
     return j;
+}
+
+/* formal_add — adds mult * (sum s) to b, each quotient digit atom (k * X) mod 2^64 replaced by k * X (congruent
+ * mod 2^j for j <= 64), recursively (depth bounded); other atoms stay as they are (opaque) */
+static void formal_add(const lf_ctx *l, bld *b, lf_id s, const mpz_t mult, int depth)
+{
+    const lf_sum *S = &l->su[s];
+    mpz_t t;
+    mpz_init(t);
+    for (uint32_t i = 0; i < S->n && !b->oom; i++) {
+        uint32_t a = l->tatom[S->first + i];
+        const lf_atom *at = &l->at[a];
+        mpz_mul(t, l->tcoef[S->first + i], mult);
+        if (at->kind == LA_QDIG && depth < 16) {
+            mpz_t kk;
+            mpz_init(kk);
+            mpz_import(kk, 1, -1, sizeof at->k, 0, 0, &at->k);
+            mpz_mul(t, t, kk);
+            mpz_clear(kk);
+            formal_add(l, b, at->a[0], t, depth + 1);
+        } else
+            b_term(b, a, t);
+    }
+    mpz_addmul(b->k, S->k, mult);
+    mpz_clear(t);
+}
+
+static bool has_qdig(const lf_ctx *l, lf_id s)
+{
+    const lf_sum *S = &l->su[s];
+    for (uint32_t i = 0; i < S->n; i++)
+        if (l->at[l->tatom[S->first + i]].kind == LA_QDIG)
+            return true;
+    return false;
+}
+
+/* formal_zero — sum s is 0 mod 2^j (1 <= j <= 64) as a formal identity: with every quotient digit (k X) mod 2^64
+ * replaced by k X (exact mod 2^j) and every other atom an unknown integer, each coefficient and the constant is a
+ * multiple of 2^j. Then s's value is a multiple of 2^j for every value of the atoms. -1 out of memory. */
+static int formal_zero(const lf_ctx *l, lf_id s, unsigned j)
+{
+    bld b;
+    b_init(&b);
+    mpz_t one;
+    mpz_init_set_ui(one, 1);
+    formal_add(l, &b, s, one, 0);
+    mpz_clear(one);
+    int res = b.oom ? -1 : 1;
+    /* sort terms by atom (insertion sort on indices), add each atom's coefficients, test mod 2^j */
+    for (uint32_t i = 1; i < b.n && res == 1; i++) {
+        uint32_t a = b.a[i], q = i;
+        mpz_t c;
+        mpz_init_set(c, b.c[i]);
+        while (q > 0 && b.a[q - 1] > a) {
+            b.a[q] = b.a[q - 1];
+            mpz_swap(b.c[q], b.c[q - 1]);
+            q--;
+        }
+        b.a[q] = a;
+        mpz_swap(b.c[q], c);
+        mpz_clear(c);
+    }
+    mpz_t acc;
+    mpz_init(acc);
+    for (uint32_t i = 0; i < b.n && res == 1;) {
+        mpz_set(acc, b.c[i]);
+        uint32_t a = b.a[i++];
+        while (i < b.n && b.a[i] == a)
+            mpz_add(acc, acc, b.c[i++]);
+        if (!mpz_divisible_2exp_p(acc, j))
+            res = 0;
+    }
+    if (res == 1 && !mpz_divisible_2exp_p(b.k, j))
+        res = 0;
+    mpz_clear(acc);
+    b_clear(&b);
+    return res;
+}
+
+/* small_coefs — every coefficient of s below 2^bits in magnitude */
+static bool small_coefs(const lf_ctx *l, lf_id s, size_t bits)
+{
+    const lf_sum *S = &l->su[s];
+    for (uint32_t i = 0; i < S->n; i++)
+        if (mpz_sizeinbase(l->tcoef[S->first + i], 2) > bits)
+            return false;
+    return true;
+}
+
+/* formal_residue — the sum congruent to s mod 2^j (1 <= j <= 64) with every quotient digit (c X) mod 2^64
+ * replaced by c X (formal_add) and each coefficient and the constant reduced to its symmetric residue mod 2^j;
+ * 0 when memory runs out */
+static lf_id formal_residue(lf_ctx *l, lf_id s, unsigned j)
+{
+    bld b;
+    b_init(&b);
+    mpz_t one;
+    mpz_init_set_ui(one, 1);
+    formal_add(l, &b, s, one, 0);
+    lf_id f = b_finish(l, &b); /* merged; coefficients not reduced yet */
+    lf_id res = 0;
+    if (f) {
+        bld rb;
+        b_init(&rb);
+        mpz_t q, r, full, half;
+        mpz_init(q);
+        mpz_init(r);
+        mpz_init_set_ui(full, 1);
+        mpz_mul_2exp(full, full, j);
+        mpz_init(half);
+        mpz_fdiv_q_2exp(half, full, 1);
+        const lf_sum *F = &l->su[f];
+        for (uint32_t i = 0; i < F->n; i++) {
+            split(q, r, l->tcoef[F->first + i], j, half, full);
+            b_term(&rb, l->tatom[F->first + i], r);
+        }
+        split(q, r, F->k, j, half, full);
+        mpz_set(rb.k, r);
+        mpz_clear(q);
+        mpz_clear(r);
+        mpz_clear(full);
+        mpz_clear(half);
+        res = b_finish(l, &rb);
+    }
+    mpz_clear(one);
+    return res;
 }
 
 /* lf_floor — floor(s / 2^k), canonical (lf.h): coefficients and constant reduced to symmetric remainders (the
@@ -586,6 +715,83 @@ static lf_id lf_floor(lf_ctx *l, lf_id s, unsigned k)
         if (mpz_cmp(q, r) == 0) { /* decided by the bounds */
             mpz_add(outer.k, outer.k, q);
             break;
+        }
+        if (has_qdig(l, in)) {
+            /* exact division (lf.h): in = R + 2^j Z with R the symmetric residues mod 2^j, j = min(k, 64). When R has
+             * quotient digits, T = R with each digit (c X) mod 2^64 replaced by c X, reduced mod 2^j again, is
+             * congruent to R mod 2^j as a formal identity, so D = R - T is a multiple of 2^j for every value of
+             * the atoms, and in = T + 2^j (D / 2^j + Z) exactly; the loop goes on with that (no digit left in the
+             * low j bits). */
+            unsigned j = k < 64 ? k : 64;
+            lf_id rs = 0, zs = 0;
+            {
+                bld rb, zb;
+                b_init(&rb);
+                b_init(&zb);
+                mpz_t jf, jh;
+                mpz_init(jf);
+                mpz_init(jh);
+                mpz_set_ui(jf, 1);
+                mpz_mul_2exp(jf, jf, j);
+                mpz_fdiv_q_2exp(jh, jf, 1);
+                for (uint32_t i = 0; i < is->n; i++) {
+                    split(q, r, l->tcoef[is->first + i], j, jh, jf);
+                    b_term(&zb, l->tatom[is->first + i], q);
+                    b_term(&rb, l->tatom[is->first + i], r);
+                }
+                split(q, r, is->k, j, jh, jf);
+                mpz_set(zb.k, q);
+                mpz_set(rb.k, r);
+                mpz_clear(jf);
+                mpz_clear(jh);
+                rs = b_finish(l, &rb);
+                zs = b_finish(l, &zb);
+            }
+            if (!rs || !zs) {
+                b_clear(&outer);
+                goto out;
+            }
+            if (has_qdig(l, rs)) {
+                lf_id ts = formal_residue(l, rs, j);
+                if (!ts) {
+                    b_clear(&outer);
+                    goto out;
+                }
+                if (!has_qdig(l, ts) && small_coefs(l, ts, 34)) {
+                    bld db;
+                    b_init(&db);
+                    b_sum1(l, &db, rs, 1);
+                    b_sum1(l, &db, ts, -1);
+                    lf_id ds = b_finish(l, &db);
+                    int fz = ds ? formal_zero(l, ds, j) : -1;
+                    if (fz < 0) {
+                        l->oom = true;
+                        b_clear(&outer);
+                        goto out;
+                    }
+                    if (fz == 1 && l->su[ds].n > 0) {
+                        const lf_sum *D = &l->su[ds];
+                        mpz_cdiv_q_2exp(q, D->lo, j);
+                        mpz_fdiv_q_2exp(r, D->hi, j);
+                        uint32_t e = atom(l, LA_EXQ, &ds, 1, j, q, r);
+                        bld nb;
+                        b_init(&nb);
+                        b_sum1(l, &nb, ts, 1);
+                        mpz_set_ui(q, 1);
+                        mpz_mul_2exp(q, q, j);
+                        b_term(&nb, e, q);
+                        b_sum(l, &nb, zs, q);
+                        lf_id nx = b_finish(l, &nb);
+                        if (!nx) {
+                            b_clear(&outer);
+                            goto out;
+                        }
+                        cur = nx;
+                        continue;
+                    }
+                }
+            }
+            is = &l->su[in]; /* (the sums made above may have moved the table) */
         }
         if (is->n == 1) {
             const lf_atom *t = &l->at[l->tatom[is->first]];
@@ -700,6 +906,96 @@ static lf_id lf_mod(lf_ctx *l, lf_id s, unsigned w)
         mpz_clear(hi);
     }
     mpz_clear(m);
+    return res;
+}
+
+/* qdig_of — s mod 2^64 as a quotient digit when it has that shape. F = s's formal residue mod 2^64 (formal_residue:
+ * every digit in s replaced by what it is congruent to, coefficients reduced); c the first odd coefficient of F that
+ * is far (2^32) from 0 mod 2^64, and X = c^-1 F mod 2^64 with small coefficients (a Montgomery digit
+ * m = (m' t) mod 2^64: c = m' times t's coefficient, X = t's low word as a form): then s mod 2^64 = (c X) mod 2^64,
+ * an atom of its own (lf.h) instead of c X - 2^64 floor(c X / 2^64), which spreads c through every later carry. X
+ * depends only on s mod 2^64 (as a formal identity), whichever way s was written; for c above 2^63 the value is
+ * (-Y) mod 2^64 with Y the digit of 2^64 - c, so that m and (-m) mod 2^64 (the low word of m (2^64 - 1)) share one
+ * atom. 0 when the shape does not fit (or memory ran out). */
+static lf_id qdig_of(lf_ctx *l, lf_id s)
+{
+    lf_id res = 0;
+    lf_id f = formal_residue(l, s, 64);
+    if (!f)
+        return 0;
+    mpz_t q, r, full, half, c, ci;
+    mpz_init(q);
+    mpz_init(r);
+    mpz_init_set_ui(full, 1);
+    mpz_mul_2exp(full, full, 64);
+    mpz_init(half);
+    mpz_fdiv_q_2exp(half, full, 1);
+    mpz_init(c);
+    mpz_init(ci);
+    const lf_sum *F = &l->su[f];
+    lf_id x = 0;
+    for (uint32_t i = 0; i < F->n && !x; i++) { /* terms are sorted by atom: the first that fits is canonical */
+        const mpz_t *ct = &l->tcoef[F->first + i];
+        if (!mpz_odd_p(*ct) || mpz_sizeinbase(*ct, 2) <= 32)
+            continue;
+        /* a digit's word t has mostly unit coefficients: most of F's are +-c (a word that merely contains a digit,
+         * (-m) mod 2^64 + a + b, has one such term) */
+        uint32_t same = 0;
+        for (uint32_t j = 0; j < F->n; j++)
+            same += mpz_cmpabs(l->tcoef[F->first + j], *ct) == 0;
+        if (2 * same <= F->n)
+            continue;
+        mpz_fdiv_r_2exp(c, *ct, 64);
+        if (!mpz_invert(ci, c, full))
+            continue;
+        bld xb;
+        b_init(&xb);
+        bool small = true;
+        for (uint32_t j = 0; j < F->n && small; j++) {
+            mpz_mul(q, l->tcoef[F->first + j], ci);
+            split(q, r, q, 64, half, full);
+            small = mpz_sizeinbase(r, 2) <= 40;
+            b_term(&xb, l->tatom[F->first + j], r);
+        }
+        mpz_mul(q, F->k, ci);
+        split(q, r, q, 64, half, full);
+        mpz_set(xb.k, r);
+        small = small && mpz_sizeinbase(r, 2) <= 40;
+        if (!small) {
+            b_clear(&xb);
+            continue;
+        }
+        x = b_finish(l, &xb);
+        if (!x)
+            goto out;
+        F = &l->su[f];
+    }
+    if (!x)
+        goto out;
+    bool neg = mpz_cmp(c, half) >= 0;
+    if (neg)
+        mpz_sub(c, full, c);
+    uint64_t cv = mpz_get_ui(c);
+    mpz_set_ui(q, 0);
+    mpz_sub_ui(r, full, 1);
+    uint32_t at = atom(l, LA_QDIG, &x, 1, cv, q, r);
+    if (!neg) {
+        res = sum_of_atom(l, at);
+        goto out;
+    }
+    bld nb;
+    b_init(&nb);
+    mpz_set_si(q, -1);
+    b_term(&nb, at, q);
+    lf_id ng = b_finish(l, &nb);
+    res = ng ? lf_mod(l, ng, 64) : 0;
+out:
+    mpz_clear(q);
+    mpz_clear(r);
+    mpz_clear(full);
+    mpz_clear(half);
+    mpz_clear(c);
+    mpz_clear(ci);
     return res;
 }
 
@@ -835,8 +1131,11 @@ static lf_id tr_node(lf_ctx *l, ex_id e)
         }
         res = b_finish(l, &b);
         if (res && n->wraps) {
+            lf_id qd = 0;
             if (mpz_sgn(lo) >= 0 && mpz_cmp(hi, full) < 0)
                 intersect(l, res, lo, hi);
+            else if (n->width == 64 && (qd = qdig_of(l, res)) != 0)
+                res = qd;
             else
                 res = lf_mod(l, res, n->width);
         } else if (res)
@@ -1491,6 +1790,16 @@ static void eval_atoms(const lf_ctx *l, const uint64_t *const *in, mpz_t *av)
             eval_sum(l, t->a[0], av, s1);
             eval_sum(l, t->a[mpz_sgn(s1) == 0 ? 1 : 2], av, av[i]);
             break;
+        case LA_QDIG:
+            eval_sum(l, t->a[0], av, s1);
+            mpz_import(s2, 1, -1, sizeof t->k, 0, 0, &t->k);
+            mpz_mul(s1, s1, s2);
+            mpz_fdiv_r_2exp(av[i], s1, 64);
+            break;
+        case LA_EXQ: /* (lf_check_eval checks that the division is exact) */
+            eval_sum(l, t->a[0], av, s1);
+            mpz_fdiv_q_2exp(av[i], s1, (mp_bitcnt_t)t->k);
+            break;
         default: break;
         }
     }
@@ -1553,11 +1862,17 @@ int lf_check_eval(lf_ctx *l, const ex_id *e, uint32_t n, const uint64_t *const *
         mpz_init(av[i]);
     eval_atoms(l, in, av);
     int rc = 0;
-    for (uint32_t i = 1; i <= l->nat && rc == 0; i++) /* every atom within its bounds */
-        if (mpz_cmp(av[i], l->at[i].lo) < 0 || mpz_cmp(av[i], l->at[i].hi) > 0) {
+    for (uint32_t i = 1; i <= l->nat && rc == 0; i++) { /* every atom within its bounds, every exact quotient exact */
+        if (mpz_cmp(av[i], l->at[i].lo) < 0 || mpz_cmp(av[i], l->at[i].hi) > 0)
             rc = 1;
-            *bad = 0;
+        if (l->at[i].kind == LA_EXQ) {
+            eval_sum(l, l->at[i].a[0], av, s1);
+            if (!mpz_divisible_2exp_p(s1, (mp_bitcnt_t)l->at[i].k))
+                rc = 1;
         }
+        if (rc)
+            *bad = 0;
+    }
     for (uint32_t q = 0; q < n && rc == 0; q++) {
         lf_id s = lf_of(l, e[q]);
         if (!s)
@@ -1598,7 +1913,7 @@ static void print_sum(const lf_ctx *l, lf_id s, char *buf, size_t len, size_t *p
 
 static void print_atom(const lf_ctx *l, uint32_t a, char *buf, size_t len, size_t *pos, int depth)
 {
-    static const char *const nm[] = { "x", "lo", "hi", "fl", "and", "or", "xor", "eqz", "sel", "sign" };
+    static const char *const nm[] = { "x", "lo", "hi", "fl", "and", "or", "xor", "eqz", "sel", "sign", "qd", "exq" };
     const lf_atom *t = &l->at[a];
     char tmp[64];
     if (t->kind == LA_INPUT) {
@@ -1614,6 +1929,10 @@ static void print_atom(const lf_ctx *l, uint32_t a, char *buf, size_t len, size_
     snprintf(tmp, sizeof tmp, "%s%s", nm[t->kind], t->kind == LA_FLOOR ? "" : "(");
     if (t->kind == LA_FLOOR)
         snprintf(tmp, sizeof tmp, "fl%u(", (unsigned)t->k);
+    if (t->kind == LA_EXQ)
+        snprintf(tmp, sizeof tmp, "exq%u(", (unsigned)t->k);
+    if (t->kind == LA_QDIG)
+        snprintf(tmp, sizeof tmp, "qd%llx(", (unsigned long long)t->k);
     lf_put(buf, len, pos, tmp);
     for (unsigned i = 0; i < t->na; i++) {
         if (i)

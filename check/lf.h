@@ -14,8 +14,21 @@
  *     floor((2^g S) / 2^k)       = floor(S / 2^(k-g))    (the common power of two)
  *     floor(floor(T / 2^j) / 2^k) = floor(T / 2^(j+k))
  *     floor(S / 2^k)             = 0                     (0 <= S < 2^k by interval bounds of the atoms)
- * Atoms: input limbs, mullo, mulhi, floor(S / 2^k) of a canonical sum S >= 0, and (uninterpreted) and, or, xor,
- * == 0, select. Coefficients and bounds are GMP integers, so nothing overflows. Two values with the same lf id are
+ * Montgomery quotient digits and exact division. A 64-bit wrapping sum whose low word is, as a formal identity,
+ * (c X) mod 2^64 with an odd c at least 2^32 away from 0 mod 2^64 and X a form with small coefficients (a digit
+ * m = (m' t) mod 2^64 of Montgomery's REDC, Math. Comp. 44 (1985)) is the atom qd_c(X) rather than the expansion
+ * c X - 2^64 floor(c X / 2^64), which would carry c into every later floor (X is the digit's word reduced mod 2^64
+ * with the digits inside it replaced as below, so the atom depends only on the word mod 2^64; c is kept below 2^63,
+ * (c X) mod 2^64 for c above being (-qd_(2^64-c)(X)) mod 2^64). The digit keeps its congruence for
+ *     floor(S / 2^k) = floor((T + 2^j (exq_j(S_j - T) + Z)) / 2^k)     (j = min(k, 64))
+ * where S = S_j + 2^j Z with S_j the symmetric residues of S's coefficients mod 2^j, and T is S_j with every digit
+ * qd_c(X) replaced by c X, reduced mod 2^j: qd_c(X) = c X (mod 2^j) exactly for j <= 64, so S_j - T is 0 mod 2^j for
+ * every value of the other atoms (they are opaque: the identity is formal), and exq_j(D) = D / 2^j is an exact
+ * quotient, an atom. It is used when T has no digit and small coefficients; with T = 0 (Montgomery's dropped word,
+ * t0 + lo(m p0) with p0 m' = -1 mod 2^64) the floor is the exact quotient itself. (When the digit is not an atom,
+ * the first identity above already divides such a word exactly: tests/ir/test_check_expr.c, test_exact_division.)
+ * Atoms: input limbs, mullo, mulhi, floor(S / 2^k) of a canonical sum S >= 0, digits qd_c(X), exact quotients
+ * exq_k(D), and (uninterpreted) and, or, xor, == 0, select. Coefficients and bounds are GMP integers, so nothing overflows. Two values with the same lf id are
  * equal for every input within the declared bounds; different ids decide nothing.
  *
  * Sources: the identities above are elementary (floor division by powers of two); the splitting of products into

@@ -578,6 +578,75 @@ static void test_range_rule(void)
     printf("range rule: 3 cases\n");
 }
 
+/* ---- 2d. Montgomery's dropped word: an exact division ------------------------------------------------------------
+ * A Montgomery round (REDC, Montgomery 1985, Math. Comp. 44) adds m * p to t with m = (t0 * m') mod 2^64 and
+ * p0 * m' = -1 (mod 2^64), so the low word S = t0 + lo(m * p0) is 0 mod 2^64 and its carry floor(S / 2^64) is S / 2^64
+ * exactly: 2^64 * carry = t0 + lo(m * p0) as integers. In lf.h the digit m is an atom (m' = secp256k1's is far from
+ * 0 mod 2^64), and the floor of a sum with digits in its low word is rewritten by the formal congruence m = m' t0
+ * (mod 2^64) into an exact quotient: the add/adc form and the u128 form of a round meet only through that rewrite
+ * (they fail with it disabled). Checked with t0 the low word of a product, and t0 a sum word with its own carry; with
+ * m' off by one (p0 m' + 1 = p0 mod 2^64, not 0) the identity is false and the forms must differ. */
+static void test_exact_division(void)
+{
+    ex_ctx *x = ex_ctx_new();
+    ex_ctx_set_raw(x, true);
+    lf_ctx *l = lf_new(x);
+    const u128 max64 = ~(uint64_t)0;
+    const uint64_t p0 = 0xfffffffefffffc2full, mp = 0xd838091dd2253531ull; /* secp256k1: p0 * mp = -1 mod 2^64 */
+    ex_id a0 = ex_input(x, 0, 0, 0, max64), a1 = ex_input(x, 0, 1, 0, max64);
+    ex_id b0 = ex_input(x, 0, 2, 0, max64), b1 = ex_input(x, 0, 3, 0, max64);
+    ex_id zero = ex_const(x, 0);
+    ex_id t0s[2] = { ex_mul(x, 64, a0, b0), ex_add(x, 64, ex_mul(x, 64, a0, b0), ex_shr(x, 128, ex_mul(x, 128, a1, b1), 64)) };
+    unsigned n = 0;
+    for (unsigned w = 0; w < 2; w++)
+        for (int near = 0; near < 2; near++) {
+            ex_id t0 = t0s[w];
+            ex_id m = ex_mul(x, 64, t0, ex_const(x, near ? mp + 1 : mp));
+            ex_id plo, phi, s0, c0, s1, c1;
+            ex_mulx(x, 64, m, ex_const(x, p0), &plo, &phi);
+            ex_addcarry(x, 64, zero, t0, plo, &s0, &c0);   /* s0 is dropped: 0 when m' is right */
+            ex_addcarry(x, 64, c0, b1, phi, &s1, &c1);
+            /* the exact division: 2^64 c0 = t0 + lo(m p0) */
+            ex_id lhs = ex_shl(x, 128, c0, 64), rhs = ex_add(x, 128, t0, plo);
+            /* the round as a u128 sum: U = t0 + m p0, V = floor(U / 2^64) + t1 */
+            ex_id U = ex_add(x, 128, t0, ex_mul(x, 128, m, ex_const(x, p0)));
+            ex_id V = ex_add(x, 128, ex_shr(x, 128, U, 64), b1);
+            char what[96];
+            if (!near) {
+                snprintf(what, sizeof what, "exact division (t0 %s)", w ? "a sum word" : "a product word");
+                expect_linear(x, l, what, lhs, rhs);
+                expect_linear(x, l, what, s0, zero);
+                snprintf(what, sizeof what, "Montgomery round as a u128 sum (t0 %s)", w ? "a sum word" : "a product word");
+                expect_linear(x, l, what, s1, ex_trunc(x, 64, V));
+                expect_linear(x, l, what, c1, ex_shr(x, 128, V, 64));
+                n++;
+                continue;
+            }
+            /* near miss: S mod 2^64 = t0 (p0 (m' + 1) + 1) = p0 t0 mod 2^64, not 0; the forms must differ, and so must
+             * the values on some input */
+            lf_id fl = lf_of(l, lhs), fr = lf_of(l, rhs), fs = lf_of(l, s0), fz = lf_of(l, zero);
+            if (!fl || !fr || !fs || !fz || fl == fr || fs == fz)
+                failf("exact division, m' off by one (t0 %s): the linear forms meet (or none)", w ? "a sum word" : "a product word");
+            uint64_t in0[4];
+            const uint64_t *in[1] = { in0 };
+            bool differ = false;
+            for (unsigned r = 0; r < 64 && !differ; r++) {
+                for (unsigned i = 0; i < 4; i++)
+                    in0[i] = rnd();
+                ir_u128 vl, vr;
+                ex_eval(x, lhs, in, &vl);
+                ex_eval(x, rhs, in, &vr);
+                differ = vl != vr;
+            }
+            if (!differ)
+                failf("exact division, m' off by one: no input shows the difference (the test's premise)");
+            n++;
+        }
+    lf_free(l);
+    ex_ctx_free(x);
+    printf("exact division: %u cases\n", n);
+}
+
 /* ---- 2. normal forms --------------------------------------------------------------------------------------------- */
 
 static void expect_same(ex_ctx *x, const char *what, ex_id a, ex_id b)
@@ -1085,6 +1154,7 @@ static void test_broken(void)
     printf("broken variants: %u\n", variants);
 }
 
+
 int main(int argc, char **argv)
 {
     uint64_t seed = 1;
@@ -1104,6 +1174,7 @@ int main(int argc, char **argv)
     test_normal_forms();
     test_linear_forms();
     test_range_rule();
+    test_exact_division();
     test_fiat();
     test_gen();
     printf("functions %u, output limbs %u: identical normal forms %u, z3 EQUAL %u, z3 time %.3f s\n", nfuncs, nlimbs,
