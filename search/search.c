@@ -687,6 +687,10 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
         if (s.have_gcc) {
             r->ticks_gcc = res[1];
             r->ticks_clang = res[2];
+            /* paired: q[i] = compiler / search's best; over the own order when it is the result */
+            double base = r->own_order_won ? q[nf - 1] : 1.0;
+            r->speedup_gcc = base > 0 ? q[1] / base : 0;
+            r->speedup_clang = base > 0 ? q[2] / base : 0;
             s.cur_ticks = res[0];
             if (res[1] / res[0] > s.best_gcc)
                 s.best_gcc = res[1] / res[0];

@@ -88,6 +88,8 @@ typedef struct {
     double ticks;          /* final measurement, in `unit` per call: the best candidate */
     double ticks_gcc;      /* gcc -O3 -march=native -mtune=native (0 without baselines) */
     double ticks_clang;    /* clang, likewise */
+    double speedup_gcc;    /* gcc's time / the result's, the paired ratio of that measurement (0 without baselines) */
+    double speedup_clang;  /* clang, likewise */
     double ticks_start;    /* the best bet's start candidate, measured at the start (for the record) */
     unsigned bets_run;     /* bets run (0: none; --bets 1, or too few evaluations for one per bet) */
     unsigned bet_chosen;   /* then the bet the search continued: 0 = the run from the program's own order */
