@@ -207,6 +207,38 @@ static uint32_t sig_slot(const ex_id *tab, uint32_t cap, const uint64_t *sigs, u
     return i;
 }
 
+/* sample_signatures — evaluates every node on NSIG random inputs within the bounds (fill_inputs from a fixed seed,
+ * not the all-hi/all-lo corners): sig[v] hashes node v's values, varies[v] says whether they were not all equal
+ * (both zeroed by the caller, ex_count + 1 entries; ev is scratch of that size). Nodes with one sig agreed on every
+ * sample. 0, or -1 when evaluation fails. */
+enum { NSIG = 24 };
+static int sample_signatures(run *R, ex_ctx *x, ir_u128 *ev, uint64_t *sig, bool *varies)
+{
+    uint32_t cnt = ex_count(x);
+    ir_u128 *first = malloc(((size_t)cnt + 1) * sizeof *first);
+    uint64_t st = 0x3c6ef372fe94f82bull;
+    if (!first)
+        return -1;
+    for (unsigned s = 0; s < NSIG; s++) {
+        fill_inputs(R, s + 2, &st);
+        if (ex_eval_all(x, (const uint64_t *const *)R->in, ev) != 0) {
+            free(first);
+            return -1;
+        }
+        for (ex_id v = 1; v <= cnt; v++) {
+            if (s == 0)
+                first[v] = ev[v];
+            else if (ev[v] != first[v])
+                varies[v] = true;
+            sig[v] = (sig[v] ^ (uint64_t)ev[v] ^ (uint64_t)(ev[v] >> 64) * 0x9e3779b97f4a7c15ull) *
+                         0xbf58476d1ce4e5b9ull +
+                     s;
+        }
+    }
+    free(first);
+    return 0;
+}
+
 /* range_aliases — the range rule (lf_range_equal) applied node by node: every node the code made (ids above
  * boundary, in increasing order, so operands first) whose value agrees on a few sampled inputs with a node of the
  * program but whose exact form differs is tried against that node, with the values whose results nothing uses
@@ -217,7 +249,6 @@ static uint32_t sig_slot(const ex_id *tab, uint32_t cap, const uint64_t *sigs, u
  * solver. Returns the number of nodes aliased, or -1 when memory runs out. */
 static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
 {
-    enum { NS = 24 };
     uint32_t cnt = ex_count(x);
     ir_u128 *ev = malloc(((size_t)cnt + 1) * sizeof *ev);
     uint64_t *sig = calloc((size_t)cnt + 1, sizeof *sig);
@@ -231,29 +262,8 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
     lf_id *cand = malloc(((size_t)cnt + 1) * sizeof *cand);
     ex_id *candid = malloc(((size_t)cnt + 1) * sizeof *candid);
     int nal = -1;
-    if (!ev || !sig || !varies || !users || !tab || !nxt || !cand || !candid)
+    if (!ev || !sig || !varies || !users || !tab || !nxt || !cand || !candid || sample_signatures(R, x, ev, sig, varies))
         goto out;
-    uint64_t st = 0x3c6ef372fe94f82bull;
-    ir_u128 *first = malloc(((size_t)cnt + 1) * sizeof *first);
-    if (!first)
-        goto out;
-    for (unsigned s = 0; s < NS; s++) {
-        fill_inputs(R, s + 2, &st); /* random samples, not the all-hi/all-lo corners */
-        if (ex_eval_all(x, (const uint64_t *const *)R->in, ev) != 0) {
-            free(first);
-            goto out;
-        }
-        for (ex_id v = 1; v <= cnt; v++) {
-            if (s == 0)
-                first[v] = ev[v];
-            else if (ev[v] != first[v])
-                varies[v] = true;
-            sig[v] = (sig[v] ^ (uint64_t)ev[v] ^ (uint64_t)(ev[v] >> 64) * 0x9e3779b97f4a7c15ull) *
-                         0xbf58476d1ce4e5b9ull +
-                     s;
-        }
-    }
-    free(first);
     for (ex_id v = 1; v <= cnt; v++) {
         const ex_node *n = ex_get(x, v);
         const ex_arg *a = ex_args(x, v);
@@ -345,35 +355,19 @@ out:
 
 /* lf_match_debug — (ECOPT_LF_MATCH=1 or 2 in the environment, a debugging aid) one line per program node that the
  * program's outputs use and whose value varies on the samples: '=' the code uses the same node, 'L' some code node
- * has the same exact linear form, 'S' a code node agrees on NS sampled inputs but its form differs (probably the
+ * has the same exact linear form, 'S' a code node agrees on NSIG sampled inputs but its form differs (probably the
  * same value: these are where the forms part), '-' none; with 2, both forms. Reading it in program order finds the
  * first word at which the code's and the program's forms part. */
 static void lf_match_debug(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id **code, ex_id **prog)
 {
-    enum { NS = 24 };
     uint32_t cnt = ex_count(x);
-    ir_u128 *ev = malloc(((size_t)cnt + 1) * sizeof *ev), *first = malloc(((size_t)cnt + 1) * sizeof *first);
+    ir_u128 *ev = malloc(((size_t)cnt + 1) * sizeof *ev);
     uint64_t *sig = calloc((size_t)cnt + 1, sizeof *sig);
     bool *varies = calloc((size_t)cnt + 1, sizeof *varies);
     bool *inc = calloc((size_t)cnt + 1, sizeof *inc), *inp = calloc((size_t)cnt + 1, sizeof *inp);
     char *buf = malloc(4000);
-    if (!ev || !first || !sig || !varies || !inc || !inp || !buf)
+    if (!ev || !sig || !varies || !inc || !inp || !buf || sample_signatures(R, x, ev, sig, varies))
         goto out;
-    uint64_t st = 0x3c6ef372fe94f82bull;
-    for (unsigned s = 0; s < NS; s++) {
-        fill_inputs(R, s + 2, &st);
-        if (ex_eval_all(x, (const uint64_t *const *)R->in, ev) != 0)
-            goto out;
-        for (ex_id v = 1; v <= cnt; v++) {
-            if (s == 0)
-                first[v] = ev[v];
-            else if (ev[v] != first[v])
-                varies[v] = true;
-            sig[v] = (sig[v] ^ (uint64_t)ev[v] ^ (uint64_t)(ev[v] >> 64) * 0x9e3779b97f4a7c15ull) *
-                         0xbf58476d1ce4e5b9ull +
-                     s;
-        }
-    }
     for (uint32_t j = 0; j < R->f->narr; j++)
         for (uint32_t i = 0; R->f->arr[j].is_output && i < R->f->arr[j].len; i++) {
             inc[code[j][i]] = code[j][i] != 0;
@@ -420,7 +414,6 @@ static void lf_match_debug(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *
     }
 out:
     free(ev);
-    free(first);
     free(sig);
     free(varies);
     free(inc);

@@ -452,6 +452,14 @@ static void clobber(ctx *c, int mask, uint32_t consumed)
 #define M_OF 2
 #define M_ALL 3
 
+/* flag fl (F_CF or F_OF) holds a carry that is still needed and exists nowhere else (an instruction that writes
+ * the flag would have to save it first) */
+static bool flag_holds_live(ctx *c, int fl)
+{
+    uint32_t o = c->flagv[fl];
+    return o != IR_NOVAL && c->v[o].reg < 0 && !has_copy(c, o) && used_at_or_after(c, o);
+}
+
 /* result v of this node in register r */
 static void set_res(ctx *c, uint32_t v, int r)
 {
@@ -532,9 +540,7 @@ static void do_addcarryx(ctx *c, const ir_node *n, uint8_t dec)
     }
     bool of = in_flag(c, cin, F_OF) ||
               ((dec & EMIT_ASM_D_OF) && (is_const(c, cin) && kval(c, cin) == 0 &&
-                                         (c->known0[F_OF] || c->flagv[F_CF] == IR_NOVAL ||
-                                          (c->v[c->flagv[F_CF]].reg >= 0 || has_copy(c, c->flagv[F_CF])) ||
-                                          !used_at_or_after(c, c->flagv[F_CF]))));
+                                         (c->known0[F_OF] || !flag_holds_live(c, F_CF))));
     char s[48];
     if (of) {
         /* adox: both operands in registers */
@@ -551,8 +557,7 @@ static void do_addcarryx(ctx *c, const ir_node *n, uint8_t dec)
         set_flag_res(c, n->res[1], F_OF);
         return;
     }
-    bool cf_free = c->flagv[F_OF] == IR_NOVAL || c->v[c->flagv[F_OF]].reg >= 0 || has_copy(c, c->flagv[F_OF]) ||
-                   !used_at_or_after(c, c->flagv[F_OF]);
+    bool cf_free = !flag_holds_live(c, F_OF);
     /* when OF holds a live carry, only adcx keeps it: no immediates then */
     src_op(c, b, cf_free, s, sizeof s);
     int d = dst_from(c, a, true);
@@ -861,9 +866,7 @@ static void do_add(ctx *c, const ir_node *n, uint8_t dec)
         cy = a, other = b;
     else if (!is_const(c, b) && in_flag(c, b, F_CF) && c->v[b].reg < 0)
         cy = b, other = a;
-    uint32_t ofv = c->flagv[F_OF];
-    bool of_live = ofv != IR_NOVAL && c->v[ofv].reg < 0 && !has_copy(c, ofv) && used_at_or_after(c, ofv);
-    bool adc0 = !of_live != !!(dec & EMIT_ASM_D_ADC0);
+    bool adc0 = !flag_holds_live(c, F_OF) != !!(dec & EMIT_ASM_D_ADC0);
     if (adc0 && cy != IR_NOVAL && cy != other && (is_const(c, other) || c->f->val[other].width == 64)) {
         d = dst_from(c, other, true);
         clobber(c, M_ALL, cy);
@@ -1043,10 +1046,7 @@ static bool sbb_mask_fits(ctx *c, uint32_t cond, uint32_t z, uint32_t nz)
         return false;
     if (!is_const(c, z) || !is_const(c, nz) || kval(c, z) != 0 || kval(c, nz) == 0 || kval(c, nz) > 0x7fffffffu)
         return false;
-    if (!dies(c, cond))
-        return false;
-    uint32_t o = c->flagv[F_OF];
-    return o == IR_NOVAL || c->v[o].reg >= 0 || has_copy(c, o) || !used_at_or_after(c, o);
+    return dies(c, cond) && !flag_holds_live(c, F_OF);
 }
 
 static void do_cmov(ctx *c, const ir_node *n)

@@ -647,8 +647,8 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
         goto out;
 
     /* the final measurement: best, the program's own order and both compilers side by side. On a noisy host a
-     * search can drift (a mutant is kept on one median that is not slower), so when the program's own order
-     * measures faster here it is the result (r->own_order_won). */
+     * search can drift, so the own order is the result (r->own_order_won) unless the search's best is clearly
+     * faster, here and in a second measurement of the two. */
     r->seconds = now_s() - s.t0;
     r->evals = s.done;
     r->evals_per_s = r->seconds > 0 ? (double)s.done / r->seconds : 0;
