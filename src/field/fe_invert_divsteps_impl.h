@@ -16,10 +16,11 @@
  * two), so |f|, |g| <= p throughout. When g reaches 0, f = +-gcd(p, x) = +-1 for x != 0 (and f = p for x = 0).
  *
  * Batches. The first k steps depend only on the low k bits of f and g and on delta2. A batch runs 59 steps on the
- * low 64 bits and records the matrix M = [[u, v], [q, r]] with 2^62 (f', g') = M (f, g) exactly; u, v, q, r start
- * as 8 * identity (2^3 = 2^(62 - 59)), so the full-size division is by 2^62, one limb. Row sums: after i steps
- * |u| + |v| <= 2^(3+i) and |q| + |r| <= 2^(3+i) (a swap or an add makes a row from both, and doubling the other),
- * so every entry fits 2^62 and the matrix products below fit a signed 128-bit accumulator.
+ * low 64 bits and yields the matrix M = [[u, v], [q, r]] with 2^62 (f', g') = M (f, g) exactly: the product of the
+ * matrices of four packed inner batches of 15, 15, 15 and 14 steps (below), each scaled by 2^k, times 2^3 = 2^(62 -
+ * 59), so that the full-size division is by 2^62, one limb. Row sums: a row of a matrix scaled by 2^k has
+ * |u| + |v| <= 2^k (a swap or an add makes a row from both, then halves it), so the product's rows have sums at most
+ * 2^62: every entry fits int64_t and the matrix products below fit a signed 128-bit accumulator.
  *
  * Bezout coefficients. d, e with f = d x, g = e x (mod p): start d = 0, e = 1; each batch sets
  * (d', e') = M (d, e) / 2^62 mod p, done exactly by adding m p with m = (u d + v e) / 19 mod 2^62 (p = -19 mod
@@ -30,8 +31,9 @@
  * Numbers are 5 limbs of radix 2^62: limbs 0..3 in [0, 2^62), limb 4 signed (the value's sign), int64_t each. p is
  * 2^255 - 19 = -19 + 2^7 2^248: only limbs 0 and 4 take part in m p.
  *
- * Time: constant. The loop counts are fixed; every decision of a step is a mask from ecopt_ct_mask (value barrier),
- * no branch, no index depends on x. Signed right shifts of negative int64_t and __int128 values are arithmetic in
+ * Time: constant. The loop counts are fixed; every decision of a step is a mask from ecopt_ct_mask or
+ * ecopt_ct_barrier (value barriers), no branch, no index depends on x (gcc 12 and clang 14 -O2 emit no branch, cmov
+ * or setcc in the steps: checked in their assembly, December 2026; tests/ct runs it under valgrind). Signed right shifts of negative int64_t and __int128 values are arithmetic in
  * gcc and clang (implementation-defined in C11; both document sign extension); left shifts are done unsigned. */
 #ifndef ECOPT_FIELD_FE_INVERT_DIVSTEPS_IMPL_H
 #define ECOPT_FIELD_FE_INVERT_DIVSTEPS_IMPL_H
@@ -48,7 +50,7 @@
 
 typedef __int128 fe_inv_i128;
 
-/* Packed inner batches. A batch of k <= 19 steps runs on two words that each hold a value's low bits together with
+/* Packed inner batches. An inner batch of k <= 19 steps runs on two words that each hold a value's low bits together with
  * its row of the batch's transition matrix (Pornin, "Optimized Binary GCD for Modular Inversion", IACR ePrint
  * 2020/972, sec. 3, packs the update factors the same way):
  *   F = phi + 2^20 u + 2^42 v,   G = gam + 2^20 q + 2^42 r      (as signed 64-bit integers)
@@ -81,7 +83,11 @@ static inline __attribute__((always_inline)) void fe_inv_divsteps_packed(uint64_
     uint64_t pos = ecopt_ct_barrier((uint64_t)((int64_t)zz >> 63));
     uint64_t nf = (f ^ pos) - pos;
     uint64_t odd = ecopt_ct_mask(g & 1);
+#if defined(__clang__)
+#pragma clang loop unroll(full)
+#else
 #pragma GCC unroll 20
+#endif
     for (int i = 0; i < k; i++) {
         uint64_t sw = odd & pos;
         uint64_t gp = g + (nf & odd);
@@ -97,7 +103,7 @@ static inline __attribute__((always_inline)) void fe_inv_divsteps_packed(uint64_
     *z = zz;
 }
 
-/* The fields u, v of a packed word after a batch (see above). */
+/* The fields u, v of a packed word after an inner batch (see above). */
 static inline int64_t fe_inv_field_lo(uint64_t w) {
     return (int64_t)((w + (((uint64_t)1) << (FE_INV_LOW - 1))) << (64 - FE_INV_TOP)) >> (64 - FE_INV_TOP + FE_INV_LOW);
 }
@@ -105,39 +111,52 @@ static inline int64_t fe_inv_field_hi(uint64_t w) {
     return (int64_t)(w + (((uint64_t)1) << (FE_INV_TOP - 1))) >> FE_INV_TOP;
 }
 
-/* 59 divsteps on the low 64 bits f0 (odd), g0, in packed batches of 15, 15, 15 and 14 steps; updates *z and returns
- * the matrix t = {u, v, q, r} with 2^62 (f', g') = M (f, g): the batches' matrices multiplied, times 2^3 = 2^(62 -
- * 59), so that the full-size division is by 2^62, one limb. Between batches the low bits move on as
- * f0 <- (u f0 + v g0) / 2^k mod 2^64 (exact in the low 64 - k bits: each batch leaves 64 - 15 - 15 - 15 = 19 >= 14
- * valid bits for the last). Row sums of the product are at most 2^59 (the batches' row sums multiply), 2^62 after
- * the scaling, so every entry fits int64_t and the products below fit a signed 128-bit accumulator. */
-#define FE_INV_K(j) ((j) == 3 ? 14 : 15)
-
-static void fe_inv_divsteps_59(uint64_t *z, uint64_t f0, uint64_t g0, int64_t t[4]) {
-    int64_t tu = 1, tv = 0, tq = 0, tr = 1;
-#pragma GCC unroll 4
-    for (int j = 0; j < 4; j++) { /* public loop: the batch sizes are fixed */
-        int k = FE_INV_K(j);
-        uint64_t lowmask = (((uint64_t)1) << k) - 1;
-        uint64_t F = (f0 & lowmask) + (((uint64_t)1) << (FE_INV_LOW + k));
-        uint64_t G = (g0 & lowmask) + (((uint64_t)1) << (FE_INV_TOP + k));
-        fe_inv_divsteps_packed(z, &F, &G, k);
-        int64_t u = fe_inv_field_lo(F), v = fe_inv_field_hi(F), q = fe_inv_field_lo(G), r = fe_inv_field_hi(G);
-        if (j < 3) { /* public */
-            uint64_t nf = (uint64_t)u * f0 + (uint64_t)v * g0, ng = (uint64_t)q * f0 + (uint64_t)r * g0;
-            f0 = nf >> k;
-            g0 = ng >> k;
-        }
-        int64_t a = u * tu + v * tq, b = u * tv + v * tr, c = q * tu + r * tq, d = q * tv + r * tr;
-        tu = a;
-        tv = b;
-        tq = c;
-        tr = d;
+/* One packed inner batch of k steps from the low bits f0, g0 (k <= 19, a constant after inlining); m = {u, v, q, r},
+ * the inner batch's matrix scaled by 2^k; when advance is set, f0, g0 move on to the low bits after it:
+ * f0 <- (u f0 + v g0) / 2^k mod 2^64, exact in the low 64 - k bits (the products wrap mod 2^64, which keeps the low
+ * bits, and 2^k divides the sum). */
+static inline __attribute__((always_inline)) void fe_inv_batch(uint64_t *z, uint64_t *f0, uint64_t *g0, int k,
+                                                               int advance, int64_t m[4]) {
+    uint64_t lowmask = (((uint64_t)1) << k) - 1;
+    uint64_t F = (*f0 & lowmask) + (((uint64_t)1) << (FE_INV_LOW + k));
+    uint64_t G = (*g0 & lowmask) + (((uint64_t)1) << (FE_INV_TOP + k));
+    fe_inv_divsteps_packed(z, &F, &G, k);
+    m[0] = fe_inv_field_lo(F);
+    m[1] = fe_inv_field_hi(F);
+    m[2] = fe_inv_field_lo(G);
+    m[3] = fe_inv_field_hi(G);
+    if (advance) { /* public */
+        uint64_t nf = (uint64_t)m[0] * *f0 + (uint64_t)m[1] * *g0, ng = (uint64_t)m[2] * *f0 + (uint64_t)m[3] * *g0;
+        *f0 = nf >> k;
+        *g0 = ng >> k;
     }
-    t[0] = (int64_t)((uint64_t)tu << 3);
-    t[1] = (int64_t)((uint64_t)tv << 3);
-    t[2] = (int64_t)((uint64_t)tq << 3);
-    t[3] = (int64_t)((uint64_t)tr << 3);
+}
+
+/* t <- m t (2x2 integer matrices; the entries stay below 2^59 in magnitude, see above). */
+static inline void fe_inv_mat_mul(int64_t t[4], const int64_t m[4]) {
+    int64_t a = m[0] * t[0] + m[1] * t[2], b = m[0] * t[1] + m[1] * t[3];
+    int64_t c = m[2] * t[0] + m[3] * t[2], d = m[2] * t[1] + m[3] * t[3];
+    t[0] = a;
+    t[1] = b;
+    t[2] = c;
+    t[3] = d;
+}
+
+/* 59 divsteps on the low 64 bits f0 (odd), g0, in packed inner batches of 15, 15, 15 and 14 steps; updates *z and
+ * returns the matrix t = {u, v, q, r} with 2^62 (f', g') = M (f, g): the inner batches' matrices multiplied, times
+ * 2^3 = 2^(62 - 59). Each inner batch leaves 64 - k valid low bits for the next: 64 - 15 - 15 - 15 = 19 >= 14 for the
+ * last. The product's row sums are at most 2^(15 + 15 + 15 + 14) = 2^59 (row sums multiply), 2^62 after the scaling. */
+static void fe_inv_divsteps_59(uint64_t *z, uint64_t f0, uint64_t g0, int64_t t[4]) {
+    int64_t m[4];
+    fe_inv_batch(z, &f0, &g0, 15, 1, t);
+    fe_inv_batch(z, &f0, &g0, 15, 1, m);
+    fe_inv_mat_mul(t, m);
+    fe_inv_batch(z, &f0, &g0, 15, 1, m);
+    fe_inv_mat_mul(t, m);
+    fe_inv_batch(z, &f0, &g0, 14, 0, m);
+    fe_inv_mat_mul(t, m);
+    _Static_assert(15 + 15 + 15 + 14 == FE_INV_STEPS, "the inner batches make one batch");
+    for (int i = 0; i < 4; i++) t[i] = (int64_t)((uint64_t)t[i] << (62 - FE_INV_STEPS));
 }
 
 /* One limb out of a signed accumulator: the low 62 bits, then the accumulator shifted (arithmetic). */
@@ -149,11 +168,13 @@ static inline int64_t fe_inv_take62(fe_inv_i128 *c) {
 
 /* (f, g) <- M (f, g) / 2^62, exact. Inputs: limbs 0..3 in [0, 2^62), |value| <= p. Each product < 2^124 in
  * magnitude, so two of them plus a carry below 2^64 fit the accumulator. */
-static void fe_inv_update_fg(int64_t f[5], int64_t g[5], const int64_t t[4]) {
+static void fe_inv_update_fg(int64_t f[5], int64_t g[5], const int64_t tt[4]) {
+    const int64_t t[4] = {tt[0], tt[1], tt[2], tt[3]};
     fe_inv_i128 cf = (fe_inv_i128)t[0] * f[0] + (fe_inv_i128)t[1] * g[0];
     fe_inv_i128 cg = (fe_inv_i128)t[2] * f[0] + (fe_inv_i128)t[3] * g[0];
     cf >>= 62; /* the low 62 bits are zero: 2^62 divides M (f, g) */
     cg >>= 62;
+#pragma GCC unroll 4
     for (int i = 1; i < 5; i++) {
         cf += (fe_inv_i128)t[0] * f[i] + (fe_inv_i128)t[1] * g[i];
         cg += (fe_inv_i128)t[2] * f[i] + (fe_inv_i128)t[3] * g[i];
@@ -182,7 +203,8 @@ static inline void fe_inv_update_row(int64_t out[5], const int64_t d[5], const i
 
 /* (d, e) <- M (d, e) / 2^62 mod p: both rows of fe_inv_update_row in one loop (gcc 12 schedules the fused loop
  * better than two calls: 10 updates in 1,580 TSC ticks against 1,790, December 2026). */
-static void fe_inv_update_de(int64_t d[5], int64_t e[5], const int64_t t[4]) {
+static void fe_inv_update_de(int64_t d[5], int64_t e[5], const int64_t tt[4]) {
+    const int64_t t[4] = {tt[0], tt[1], tt[2], tt[3]};
     uint64_t md = ((uint64_t)t[0] * (uint64_t)d[0] + (uint64_t)t[1] * (uint64_t)e[0]) * FE_INV_19INV & FE_INV_M62;
     uint64_t me = ((uint64_t)t[2] * (uint64_t)d[0] + (uint64_t)t[3] * (uint64_t)e[0]) * FE_INV_19INV & FE_INV_M62;
     /* m p = -19 m + 2^7 m 2^248: limb 0 gets -19 m (which cancels the low 62 bits), limb 4 gets 128 m. */
@@ -190,6 +212,7 @@ static void fe_inv_update_de(int64_t d[5], int64_t e[5], const int64_t t[4]) {
     fe_inv_i128 ce = (fe_inv_i128)t[2] * d[0] + (fe_inv_i128)t[3] * e[0] - (fe_inv_i128)19 * (int64_t)me;
     cd >>= 62;
     ce >>= 62;
+#pragma GCC unroll 4
     for (int i = 1; i < 5; i++) {
         cd += (fe_inv_i128)t[0] * d[i] + (fe_inv_i128)t[1] * e[i];
         ce += (fe_inv_i128)t[2] * d[i] + (fe_inv_i128)t[3] * e[i];
