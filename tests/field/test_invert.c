@@ -4,7 +4,7 @@
  * Inputs: an edge set (0 -> 0, 1, 2, p - 1 = 2^255 - 20, p and the other values in [p, 2^255) that frombytes accepts
  * unreduced, (p +- 1)/2, 2^254, powers of two at limb boundaries), every 2^k, 2^k - 1 and p - 2^k (long runs of
  * zero or one low bits: many even steps in a row), the inputs that need the most hddivsteps of all we found (see
- * long_hex; the count is recomputed here by a plain GMP divstep loop), random bytes of random bit density (bit 255
+ * long_hex; the counts are recomputed here by a plain GMP divstep loop), random bytes of random bit density (bit 255
  * random, ignored by frombytes), and loose inputs (ecopt_fe_add of two tight elements, so the value can reach
  * 2^256 and above 2p). Expected: mpz_invert(x mod p, p), or 0 for x = 0 mod p. Also 1/(1/x) = x through each
  * variant, and outputs aliasing inputs. */
@@ -127,31 +127,36 @@ static const char *const edge_hex[] = {
     "2aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 };
 
-/* Inputs that need the most hddivsteps (steps until g = 0 from f = p, g = x, delta = 1/2) of all we found: a
- * hill-climbing search over one to three bit flips from random starts (December 2026, about 30 million inputs
- * tried; random inputs need about 500). An inversion that runs fewer steps than these need is wrong on them: with
- * 10 batches of 53 steps (530) the divsteps inversion fails here, and random inputs did not catch it. The proved
- * bound, 590, is above anything found (540 at most), so 10 batches of 54 to 58 steps, though unproved, pass. */
+/* Inputs that need the most hddivsteps (see hddivsteps_needed) of all we found: a hill-climbing search over one to
+ * three bit flips from random starts, scored by the steps until g = 0 (December 2026, about 30 million inputs tried;
+ * random inputs need 496 to 525, median 512, over 2000). An inversion that runs fewer steps than these need is wrong
+ * on them: with 10 batches of 53 steps (530) the divsteps inversion fails here, and 100,000 random inputs did not
+ * catch it. The proved bound, 590, is above anything found (537 at most), so 10 batches of 54 to 58 steps, though
+ * unproved, pass. */
 static const char *const long_hex[] = {
-    "775390416810043b8e76eceec06d5df3d9f25d05c143305a0048fccf9fe6ec39", /* 540 steps */
-    "7b18909cfa9545a9ca3162556fbce8b4e8f517dede8729aeddc15857572e3822", /* 539 */
-    "5d59b352ee43138f29cf6170e157511b84abe3a035d291a5121a862c2708299a", /* 539 */
-    "7dd7b154d4cf77ec1651b6253bf79ee54ad7d3011bda72381f591981697977df", /* 537 */
-    "74a1b6dfec74d56bd662b4a134301b57483f7aeb638feef6f31e478c43b82a50", /* 537 */
-    "3c3afceea3b58cdb86a67293628d45bfc7f4886723da2b939b32dbf643393b52", /* 537 */
-    "169f248e865d59f801078e982085aef5420c774bd73e48b301ec472687087daf", /* 536 */
+    "7628c24a0847cd00a6e0e9d62ba9311401e56781c59b4cd00ff4b8d60c62ce8b", /* 537 steps */
+    "775390416810043b8e76eceec06d5df3d9f25d05c143305a0048fccf9fe6ec39", /* 537 */
+    "57473833b8ad592ade2f457cc237d722915c258d46558a838f7e3fb703ade1b4", /* 537 */
+    "7b18909cfa9545a9ca3162556fbce8b4e8f517dede8729aeddc15857572e3822", /* 536 */
+    "5d59b352ee43138f29cf6170e157511b84abe3a035d291a5121a862c2708299a", /* 536 */
+    "5bdf8becb30ca7e19055e9043bb0a446046a193c9acf3433674e4dfaa9f8823a", /* 535 */
+    "7dd7b154d4cf77ec1651b6253bf79ee54ad7d3011bda72381f591981697977df", /* 535 */
+    "74a1b6dfec74d56bd662b4a134301b57483f7aeb638feef6f31e478c43b82a50", /* 535 */
+    "3c3afceea3b58cdb86a67293628d45bfc7f4886723da2b939b32dbf643393b52", /* 535 */
 };
-#define LONG_MIN_STEPS 536 /* each of long_hex needs at least this many */
+#define LONG_MIN_STEPS 535 /* each of long_hex needs at least this many */
 
-/* The number of hddivsteps until g = 0 from (delta2, f, g) = (1, p, x) (the step of fe_invert_divsteps_impl.h, on
- * GMP integers; variable time, test only). */
+/* The number of hddivsteps from (delta2, f, g) = (1, p, x) after which f stays +-1 (the step of
+ * fe_invert_divsteps_impl.h on GMP integers, run until g = 0; variable time, test only). The inversion's result,
+ * sign(f) d, is right exactly when f = +-1 after its last step (f is odd, |f| <= p), so one that runs fewer steps
+ * than this count is wrong on x, at least when it stops one step short. */
 static int hddivsteps_needed(const mpz_t x) {
     mpz_t f, g, t;
     mpz_inits(f, g, t, NULL);
     mpz_set(f, ref_p);
     mpz_set(g, x);
     long delta2 = 1;
-    int n = 0;
+    int n = 0, last = 0;
     while (mpz_sgn(g) != 0) {
         if (mpz_odd_p(g) && delta2 > 0) {
             mpz_sub(t, g, f);
@@ -164,9 +169,10 @@ static int hddivsteps_needed(const mpz_t x) {
         }
         mpz_fdiv_q_2exp(g, g, 1); /* exact: g is even here */
         n++;
+        if (mpz_cmpabs_ui(f, 1) != 0) last = n; /* f != +-1 after n steps: n are too few */
     }
     mpz_clears(f, g, t, NULL);
-    return n;
+    return last + 1;
 }
 
 int main(int argc, char **argv) {
