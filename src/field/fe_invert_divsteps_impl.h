@@ -78,7 +78,7 @@ typedef __int128 fe_inv_i128;
  *   F ^= (F ^ G_old) & sw  the new f is the old g in the swap branch
  *   z = (z ^ sw) - 1;  G >>= 1
  * 14 word operations a step; the longest chain, sw -> z -> pos -> NF -> G -> odd -> sw, is 10 operations per two
- * steps. Measured (December 2026, loaded host, 10 batches without the big updates, gcc 12): 5.4 core cycles a step.
+ * steps. Measured (December 2026, loaded host, 15-step batches alone in a loop, gcc 12): 5.4 core cycles a step.
  * Tried and slower there: F += G_new & sw for the swap (one operation fewer, on the chain: +10% for the whole
  * inversion); the next step's NF chosen by sw between precomputed -+G and -+F (chain 8 per two steps, but 24
  * operations a step: +25%); the parity from G after the halving (g & 1, one more on G's chain: +18%); in clang 14
