@@ -33,8 +33,9 @@
  *
  * Time: constant. The loop counts are fixed; every decision of a step is a mask from ecopt_ct_mask or
  * ecopt_ct_barrier (value barriers), no branch, no index depends on x (gcc 12 and clang 14 -O2 emit no branch, cmov
- * or setcc in the steps: checked in their assembly, December 2026; tests/ct runs it under valgrind). Signed right shifts of negative int64_t and __int128 values are arithmetic in
- * gcc and clang (implementation-defined in C11; both document sign extension); left shifts are done unsigned. */
+ * or setcc in the steps: checked in their assembly, December 2026; tests/ct runs it under valgrind). Signed right
+ * shifts of negative int64_t and __int128 values are arithmetic in gcc and clang (implementation-defined in C11;
+ * both document sign extension); left shifts are done unsigned. */
 #ifndef ECOPT_FIELD_FE_INVERT_DIVSTEPS_IMPL_H
 #define ECOPT_FIELD_FE_INVERT_DIVSTEPS_IMPL_H
 
@@ -50,8 +51,8 @@
 
 typedef __int128 fe_inv_i128;
 
-/* Packed inner batches. An inner batch of k <= 19 steps runs on two words that each hold a value's low bits together with
- * its row of the batch's transition matrix (Pornin, "Optimized Binary GCD for Modular Inversion", IACR ePrint
+/* Packed inner batches. An inner batch of k <= 19 steps runs on two words that each hold a value's low bits together
+ * with its row of the batch's transition matrix (Pornin, "Optimized Binary GCD for Modular Inversion", IACR ePrint
  * 2020/972, sec. 3, packs the update factors the same way):
  *   F = phi + 2^20 u + 2^42 v,   G = gam + 2^20 q + 2^42 r      (as signed 64-bit integers)
  * with the matrix scaled by 2^k: it starts as 2^k I, the g row is halved on every step (exactly: after i steps every

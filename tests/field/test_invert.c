@@ -254,8 +254,8 @@ int main(int argc, char **argv) {
             tu_hex_print("input b", b, 32);
         }
     }
-    printf("field.invert.%s: %ld checks (%ld on %zu edges and their loose sums, powers of two, %zu inputs needing up to "
-           "%d hddivsteps), %ld random inputs\n",
+    printf("field.invert.%s: %ld checks (%ld on %zu edges and their loose sums, powers of two, %zu inputs needing up "
+           "to %d hddivsteps), %ld random inputs\n",
            STR(ECOPT_BE_SUFFIX), n_checks, edge_checks, ne, sizeof long_hex / sizeof long_hex[0], most, o.iters);
     return tu_finish("field.invert");
 }
