@@ -2,7 +2,9 @@
  * _divsteps) against GMP's mpz_invert, for one backend (compiled with -DECOPT_FE_BACKEND_<name>=1).
  *
  * Inputs: an edge set (0 -> 0, 1, 2, p - 1 = 2^255 - 20, p and the other values in [p, 2^255) that frombytes accepts
- * unreduced, (p +- 1)/2, 2^254, powers of two at limb boundaries), random bytes of random bit density (bit 255
+ * unreduced, (p +- 1)/2, 2^254, powers of two at limb boundaries), every 2^k, 2^k - 1 and p - 2^k (long runs of
+ * zero or one low bits: many even steps in a row), the inputs that need the most hddivsteps of all we found (see
+ * long_hex; the counts are recomputed here by a plain GMP divstep loop), random bytes of random bit density (bit 255
  * random, ignored by frombytes), and loose inputs (ecopt_fe_add of two tight elements, so the value can reach
  * 2^256 and above 2p). Expected: mpz_invert(x mod p, p), or 0 for x = 0 mod p. Also 1/(1/x) = x through each
  * variant, and outputs aliasing inputs. */
@@ -125,6 +127,54 @@ static const char *const edge_hex[] = {
     "2aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 };
 
+/* Inputs that need the most hddivsteps (see hddivsteps_needed) of all we found: a hill-climbing search over one to
+ * three bit flips from random starts, scored by the steps until g = 0 (December 2026, about 30 million inputs tried;
+ * random inputs need 496 to 525, median 512, over 2000). An inversion that runs fewer steps than these need is wrong
+ * on them: with 10 batches of 53 steps (530) the divsteps inversion fails here, and 100,000 random inputs did not
+ * catch it. The proved bound, 590, is above anything found (537 at most), so 10 batches of 54 to 58 steps, though
+ * unproved, pass. */
+static const char *const long_hex[] = {
+    "7628c24a0847cd00a6e0e9d62ba9311401e56781c59b4cd00ff4b8d60c62ce8b", /* 537 steps */
+    "775390416810043b8e76eceec06d5df3d9f25d05c143305a0048fccf9fe6ec39", /* 537 */
+    "57473833b8ad592ade2f457cc237d722915c258d46558a838f7e3fb703ade1b4", /* 537 */
+    "7b18909cfa9545a9ca3162556fbce8b4e8f517dede8729aeddc15857572e3822", /* 536 */
+    "5d59b352ee43138f29cf6170e157511b84abe3a035d291a5121a862c2708299a", /* 536 */
+    "5bdf8becb30ca7e19055e9043bb0a446046a193c9acf3433674e4dfaa9f8823a", /* 535 */
+    "7dd7b154d4cf77ec1651b6253bf79ee54ad7d3011bda72381f591981697977df", /* 535 */
+    "74a1b6dfec74d56bd662b4a134301b57483f7aeb638feef6f31e478c43b82a50", /* 535 */
+    "3c3afceea3b58cdb86a67293628d45bfc7f4886723da2b939b32dbf643393b52", /* 535 */
+};
+#define LONG_MIN_STEPS 535 /* each of long_hex needs at least this many */
+
+/* The number of hddivsteps from (delta2, f, g) = (1, p, x) after which f stays +-1 (the step of
+ * fe_invert_divsteps_impl.h on GMP integers, run until g = 0; variable time, test only). The inversion's result,
+ * sign(f) d, is right exactly when f = +-1 after its last step (f is odd, |f| <= p), so one that runs fewer steps
+ * than this count is wrong on x, at least when it stops one step short. */
+static int hddivsteps_needed(const mpz_t x) {
+    mpz_t f, g, t;
+    mpz_inits(f, g, t, NULL);
+    mpz_set(f, ref_p);
+    mpz_set(g, x);
+    long delta2 = 1;
+    int n = 0, last = 0;
+    while (mpz_sgn(g) != 0) {
+        if (mpz_odd_p(g) && delta2 > 0) {
+            mpz_sub(t, g, f);
+            mpz_set(f, g);
+            mpz_set(g, t);
+            delta2 = 2 - delta2;
+        } else {
+            if (mpz_odd_p(g)) mpz_add(g, g, f);
+            delta2 = 2 + delta2;
+        }
+        mpz_fdiv_q_2exp(g, g, 1); /* exact: g is even here */
+        n++;
+        if (mpz_cmpabs_ui(f, 1) != 0) last = n; /* f != +-1 after n steps: n are too few */
+    }
+    mpz_clears(f, g, t, NULL);
+    return last + 1;
+}
+
 int main(int argc, char **argv) {
     tu_opts o;
     tu_parse_opts(&o, argc, argv, 3000);
@@ -155,6 +205,38 @@ int main(int argc, char **argv) {
         b[31] |= 0x80;
         check_bytes("edge with bit 255 set", b);
     }
+    /* Powers of two and their neighbours: 2^k, 2^k - 1, p - 2^k. */
+    for (int k = 0; k < 255; k++) {
+        mpz_t x;
+        mpz_init(x);
+        uint8_t b[32];
+        for (int w = 0; w < 3; w++) {
+            mpz_set_ui(x, 0);
+            mpz_setbit(x, (mp_bitcnt_t)k);
+            if (w == 1) mpz_sub_ui(x, x, 1);
+            if (w == 2) mpz_sub(x, ref_p, x);
+            ref_to_le(b, 32, x);
+            check_bytes(w == 0 ? "2^k" : w == 1 ? "2^k - 1" : "p - 2^k", b);
+        }
+        mpz_clear(x);
+    }
+    /* The longest inputs found (their step counts checked against LONG_MIN_STEPS), and p - x for each. */
+    int most = 0;
+    for (size_t i = 0; i < sizeof long_hex / sizeof long_hex[0]; i++) {
+        mpz_t x;
+        mpz_init_set_str(x, long_hex[i], 16);
+        int n = hddivsteps_needed(x);
+        if (n < LONG_MIN_STEPS) tu_fail("long input %s needs only %d hddivsteps", long_hex[i], n);
+        if (n > most) most = n;
+        uint8_t b[32];
+        ref_to_le(b, 32, x);
+        check_bytes("long", b);
+        mpz_sub(x, ref_p, x);
+        ref_to_le(b, 32, x);
+        check_bytes("p - long", b);
+        mpz_clear(x);
+    }
+
     /* Loose edges: every pair of the largest values (sums up to 2^256 - 2). */
     for (size_t i = 0; i < ne; i++)
         for (size_t j = 0; j < ne; j++) check_loose(edges[i], edges[j]);
@@ -172,7 +254,8 @@ int main(int argc, char **argv) {
             tu_hex_print("input b", b, 32);
         }
     }
-    printf("field.invert.%s: %ld checks (%ld on %zu edges and their loose sums), %ld random inputs\n",
-           STR(ECOPT_BE_SUFFIX), n_checks, edge_checks, ne, o.iters);
+    printf("field.invert.%s: %ld checks (%ld on %zu edges and their loose sums, powers of two, %zu inputs needing up "
+           "to %d hddivsteps), %ld random inputs\n",
+           STR(ECOPT_BE_SUFFIX), n_checks, edge_checks, ne, sizeof long_hex / sizeof long_hex[0], most, o.iters);
     return tu_finish("field.invert");
 }
