@@ -758,6 +758,32 @@ static void test_cut_points(void)
         free(members);
         n++;
     }
+    /* resum (smt.c): a cut sum C = x + y inside S = 2x + 3y is not S = 2C + (3 - 2) y dropped: the multiplier found from
+     * x must fit every term of C. With C as a class of its own, 2x + 3y against 2x + 2y = 2C is never EQUAL (they
+     * differ whenever y != 0), while 2x + 2y against 2C's spelling 2(x + y) is one node. */
+    {
+        ex_id xa = ex_input(x, 1, 0, 0, max64), ya = ex_input(x, 1, 1, 0, max64);
+        ex_id C = ex_add(x, 64, xa, ya);
+        ex_id S = ex_add(x, 64, ex_add(x, 64, ex_shl(x, 64, xa, 1), ex_shl(x, 64, ya, 1)), ya);
+        ex_id D = ex_shl(x, 64, C, 1);
+        uint32_t cnt = ex_count(x);
+        uint32_t *cls = calloc((size_t)cnt + 1, sizeof *cls);
+        uint8_t width[2] = { 0, 64 };
+        ir_u128 clo[2] = { 0, 0 }, chi[2] = { 0, max64 };
+        if (cls && C && S && D && C != S && S != D && ex_get(x, S)->nargs == 2 && ex_get(x, D)->nargs == 2) {
+            cls[C] = 1;
+            smt_cuts cuts = { cls, cnt, 1, width, clo, chi };
+            smt_result sr;
+            smt_verdict v = smt_differ_cut(x, S, D, &cuts, 20000, &sr);
+            if (v == SMT_EQUAL || sr.nresums != 1)
+                failf("cut-points, resum with a multiplier that does not fit: %s, %u cut sums inside sums",
+                      smt_verdict_name(v), sr.nresums);
+            smt_result_free(&sr);
+            n++;
+        } else
+            failf("cut-points, resum: the sums are not as the test wants them");
+        free(cls);
+    }
     lf_free(l);
     ex_ctx_free(x);
     printf("cut-points: %u cases\n", n);
