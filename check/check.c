@@ -1,6 +1,22 @@
 /* check.c — the checker's driver (check/check.h): run the program and the machine code symbolically into one
- * expression context, then prove each output limb equal: identical normal forms, else (after concrete sampling,
- * which can only find counterexamples) an unsat answer from z3. */
+ * expression context, then prove each output limb equal: identical normal forms, else identical exact linear forms
+ * (lf.h; the range rule), else (after concrete sampling, which can only find counterexamples) an unsat answer from
+ * z3: first with cut-points, then without.
+ *
+ * Cut-points (prove_cut; A. Kuehlmann, F. Krohm, "Equivalence checking using cuts and heaps", DAC 1997). Where the
+ * code and the program compute a word by different operations but to the same exact linear form (lf.h: equal for
+ * every input within the bounds), the z3 query replaces every node of that form by one fresh variable within the
+ * intersection of the nodes' intervals (lf_cut_classes, smt_differ_cut), so that the solver sees only what lies
+ * between the shared words and the output limb (for a Montgomery multiply: the final conditional subtraction over
+ * the words of T, rather than the whole multiplication). The rule: a cut replaces equal values by one variable
+ * that may take any value in their common range, independently of the rest, so every real input still has a
+ * matching assignment; an unsat answer with cuts is therefore unsat without them and proves the limb. A sat
+ * answer proves nothing (the cut forgets how the shared words relate to each other and to the inputs): smt.c
+ * replays its model's inputs on the real expressions, and whatever the outcome the limb goes on to the uncut query
+ * as before (a cut model is never reported as a counterexample). A word that the normal form flattened into a larger sum (a 64-bit add of
+ * a 64-bit word) is found inside it by its terms and coefficients (smt.c, sum_plan: an identity mod 2^w). Before a
+ * limb's cut query, every class member's form is evaluated against its expression on 4 inputs (the same self-test
+ * as the linear forms'); the first limb whose cut query is not unsat ends the cut stage. */
 #define _POSIX_C_SOURCE 200809L
 #include "check/check.h"
 
@@ -526,42 +542,6 @@ out:
     return nproved;
 }
 
-/* cut_debug — (ECOPT_CUT_DEBUG set, a debugging aid) the nodes a cut query over ce and pe keeps: every node under
- * them down to the cut-points, with its kind, width, class (0: translated), and a short form of its expression */
-static void cut_debug(ex_ctx *x, lf_ctx *l, ex_id ce, ex_id pe, const uint32_t *cls)
-{
-    uint32_t cnt = ex_count(x);
-    uint8_t *in = calloc((size_t)cnt + 1, 1);
-    static char buf[600];
-    if (!in)
-        return;
-    in[pe] |= 1;
-    in[ce] |= 2;
-    for (ex_id v = cnt; v >= 1; v--) {
-        if (!in[v] || cls[v])
-            continue;
-        const ex_node *n = ex_get(x, v);
-        const ex_arg *a = ex_args(x, v);
-        for (uint32_t i = 0; i < n->nargs; i++)
-            in[a[i].id] |= in[v];
-    }
-    fprintf(stderr, "cut query %u (code) vs %u (program):\n", ce, pe);
-    for (ex_id v = 1; v <= cnt; v++) {
-        const ex_node *n = ex_get(x, v);
-        if (!in[v] || n->kind == EX_CONST)
-            continue;
-        ex_print(x, v, buf, sizeof buf);
-        fprintf(stderr, "  %c%u %s w%u cut %u: %s\n", in[v] == 1 ? 'p' : in[v] == 2 ? 'c' : 'b', v,
-                ex_kind_name((ex_kind)n->kind), n->width, cls[v], buf);
-        if (!cls[v] && getenv("ECOPT_CUT_DEBUG")[0] == '2') {
-            static char lb[2000];
-            lf_print(l, lf_of(l, v), lb, sizeof lb);
-            fprintf(stderr, "      lf %s\n", lb);
-        }
-    }
-    free(in);
-}
-
 /* prove_cut — the limbs still pending after the linear forms, asked of z3 with cut-points (smt_differ_cut): the
  * program and the code are run into a raw context again (as prove_linear does), and every node that has the same
  * exact linear form as a node of the other side's cone becomes its class's free variable, so the query holds only
@@ -651,8 +631,6 @@ static int prove_cut(run *R, bool **same, const uint32_t *argmap, const check_in
             }
             if (!ok)
                 continue;
-            if (getenv("ECOPT_CUT_DEBUG"))
-                cut_debug(x, l, ce, pe, cls);
             smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi };
             smt_result sr;
             smt_verdict sv = smt_differ_cut(x, ce, pe, &cuts, timeout, &sr);

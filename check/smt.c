@@ -500,6 +500,12 @@ static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_r
             continue;
         T.t[id] = mark[id] == 2 ? cut_term(&T, x, id, cut_of(&T, x, id)) : term(&T, x, id);
         r->nnodes += mark[id] == 1;
+        if (cuts && getenv("ECOPT_CUT_DEBUG")) { /* a debugging aid: the nodes the cut query translates */
+            static char pb[240];
+            ex_print(x, id, pb, sizeof pb);
+            fprintf(stderr, "  %s %u w%u%s: %s\n", mark[id] == 2 ? "cut" : "node", id, ex_get(x, id)->width,
+                    T.plan && T.plan[id] ? " (resum)" : "", pb);
+        }
         r->nresums += T.plan && T.plan[id] ? T.plan[id]->nsub : 0;
         if (!T.t[id] || Z3_get_error_code(T.z) != Z3_OK) {
             snprintf(r->err, sizeof r->err, "cannot translate node %u (%s)", id,

@@ -355,12 +355,14 @@ static unsigned confirm_every = 1, confirm_count;
  * ladder step's carries around the multiplication by 121665) and z3 does not decide the whole limb in reasonable
  * time. They must come out REJECTED "unproved" (never PROVED wrongly, never another rule), with a short solver
  * limit; their mutants are still checked. Everything else must be PROVED. Entries are label prefixes ("p256." is
- * both compilers of both operations). */
+ * both compilers of both operations). secp256k1's multiply (clang) and square (gcc, clang) are PROVED by z3 with
+ * cut-points (check.c, prove_cut): every word of T meets by its exact form, and the final subtraction is a small
+ * query over them; in gcc's multiply T's words 1 and 2 still differ. */
 #define GAP_TIMEOUT_MS 2000
 static int n_gap;
 static bool known_gap(const char *label)
 {
-    static const char *const gap[] = { "p256.", "secp256k1." };
+    static const char *const gap[] = { "p256.", "secp256k1.mul gcc" };
     for (size_t i = 0; i < sizeof gap / sizeof gap[0]; i++)
         if (!strncmp(label, gap[i], strlen(gap[i])))
             return true;
