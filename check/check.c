@@ -550,8 +550,9 @@ out:
  * against its expression (lf_check_eval, the self-test prove_linear makes): a mismatch, a checker bug, leaves the
  * limb to the uncut query. unsat proves the limb (counted as by z3); any other answer leaves it, and every later
  * limb, to the uncut query (a model of a cut query is no counterexample; stopping there bounds the time a subject
- * that cuts do not prove spends here by one timeout). Returns the number of limbs proved, or -1 when memory runs
- * out. */
+ * that cuts do not prove spends here by one timeout, itself at most CUT_TIMEOUT_MS). Returns the number of limbs
+ * proved, or -1 when memory runs out. */
+enum { CUT_TIMEOUT_MS = 10000 }; /* at most this per cut query (those that prove take well under a second) */
 static int prove_cut(run *R, bool **same, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
                      unsigned timeout, check_result *r)
 {
@@ -633,7 +634,8 @@ static int prove_cut(run *R, bool **same, const uint32_t *argmap, const check_in
                 continue;
             smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi };
             smt_result sr;
-            smt_verdict sv = smt_differ_cut(x, ce, pe, &cuts, timeout, &sr);
+            smt_verdict sv =
+                smt_differ_cut(x, ce, pe, &cuts, timeout < CUT_TIMEOUT_MS ? timeout : CUT_TIMEOUT_MS, &sr);
             if (explain_on())
                 fprintf(stderr,
                         "cut limb %u: %d classes (%u nodes); query: %u nodes, %u cut variables, %u cut sums inside "
