@@ -13,10 +13,13 @@
  * matching assignment; an unsat answer with cuts is therefore unsat without them and proves the limb. A sat
  * answer proves nothing (the cut forgets how the shared words relate to each other and to the inputs): smt.c
  * replays its model's inputs on the real expressions, and whatever the outcome the limb goes on to the uncut query
- * as before (a cut model is never reported as a counterexample). A word that the normal form flattened into a larger sum (a 64-bit add of
- * a 64-bit word) is found inside it by its terms and coefficients (smt.c, sum_plan: an identity mod 2^w). Before a
- * limb's cut query, every class member's form is evaluated against its expression on 4 inputs (the same self-test
- * as the linear forms'); the first limb whose cut query is not unsat ends the cut stage. */
+ * as before (a cut model is never reported as a counterexample). A word that the normal form flattened into a
+ * larger sum (a 64-bit add of a 64-bit word) is found inside it by its terms and coefficients (smt.c, sum_plan: an
+ * identity mod 2^w), and counts as a node of that sum's side when the classes are formed (lf_cut_classes). Before
+ * a limb's cut query, every class member's form is evaluated against its expression on 4 inputs (the same self-test
+ * as the linear forms'); the first limb whose cut query is not unsat ends the cut stage, and a cut query is given at
+ * most CUT_TIMEOUT_MS (10 s). ECOPT_CHECK_EXPLAIN prints each cut query's size and answer, ECOPT_CUT_DEBUG=1 its
+ * nodes, ECOPT_SMT_DUMP=FILE appends every query as SMT-LIB text (debugging aids). */
 #define _POSIX_C_SOURCE 200809L
 #include "check/check.h"
 

@@ -2204,7 +2204,8 @@ int lf_cut_classes(lf_ctx *l, ex_id ce, ex_id pe, uint32_t *cls, uint8_t *width,
         for (uint32_t q = lo_i; q < npair && pair[q].form == ca[0].id; q++) {
             ex_id sv = pair[q].id;
             const ex_node *sn = ex_get(x, sv);
-            if (sv == c || (in[sv] & ~(in[c] | vin[c])) == 0 || (cn->width < sn->width && cn->wraps) || cn->nargs > sn->nargs)
+            if (sv == c || (in[sv] & ~(in[c] | vin[c])) == 0 || (cn->width < sn->width && cn->wraps) ||
+                cn->nargs > sn->nargs)
                 continue;
             bool all = true;
             for (uint32_t i = 1; i < cn->nargs && all; i++) {

@@ -49,8 +49,8 @@ typedef struct {
  * each C_j = (K_j + sum d_ji t_ji) mod 2^(w_j) is a cut sum whose terms all occur in S with coefficients
  * c = m_j d_ji (mod 2^w), and either w_j >= w or C_j cannot wrap (expr.c: then K_j + sum d_ji t_ji, its stored
  * coefficients as they are, is below 2^(w_j) and C_j is that integer): an identity mod 2^w (k' = k - sum_j m_j K_j),
- * so C_j's class variable stands in for those terms. Needed because a sum that takes a wrapping word of its own width as an operand is flattened
- * (expr.h), and the shared word then no longer appears as a node of the code. */
+ * so C_j's class variable stands in for those terms. Needed because a sum that takes a word of its own width (or
+ * an exact sum) as an operand is flattened (expr.h), and the shared word then no longer appears as a node. */
 typedef struct sum_plan {
     uint32_t nsub;
     ex_id *sub;     /* the C_j */
