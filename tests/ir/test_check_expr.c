@@ -7,6 +7,8 @@
  *   2. Normal forms: identities that must give the same id (commutativity, associativity, mulx = u128 product,
  *      add-with-carry = u128 sum, 19*x by shifts and adds, ~~x) and the cross-width rule (a wrapping u64 sum is
  *      not merged into a u128 sum; the values really differ at 2^64-1), unknown leaves are tracked.
+ *      Then the exact linear forms (lf.h), the range rule, exact division, and cut-points (smt_differ_cut with
+ *      lf_cut_classes: a query z3 decides only with the cuts, a wrong constant never proved, the resum's multiplier).
  *   3. ir_sym on every mul/square/carry_mul/carry_square/add/sub/opp/carry of ../shared/fiat-json and some
  *      generated functions: output expressions evaluate like ir_eval on random inputs within bounds; then the
  *      ir_lower result: output limbs with identical normal forms are counted, the others must be EQUAL by z3;
