@@ -1,6 +1,25 @@
 /* check.c — the checker's driver (check/check.h): run the program and the machine code symbolically into one
- * expression context, then prove each output limb equal: identical normal forms, else (after concrete sampling,
- * which can only find counterexamples) an unsat answer from z3. */
+ * expression context, then prove each output limb equal: identical normal forms, else identical exact linear forms
+ * (lf.h; the range rule), else (after concrete sampling, which can only find counterexamples) an unsat answer from
+ * z3: first with cut-points, then without.
+ *
+ * Cut-points (prove_cut; A. Kuehlmann, F. Krohm, "Equivalence checking using cuts and heaps", DAC 1997). Where the
+ * code and the program compute a word by different operations but to the same exact linear form (lf.h: equal for
+ * every input within the bounds), the z3 query replaces every node of that form by one fresh variable within the
+ * intersection of the nodes' intervals (lf_cut_classes, smt_differ_cut), so that the solver sees only what lies
+ * between the shared words and the output limb (for a Montgomery multiply: the final conditional subtraction over
+ * the words of T, rather than the whole multiplication). The rule: a cut replaces equal values by one variable
+ * that may take any value in their common range, independently of the rest, so every real input still has a
+ * matching assignment; an unsat answer with cuts is therefore unsat without them and proves the limb. A sat
+ * answer proves nothing (the cut forgets how the shared words relate to each other and to the inputs): smt.c
+ * replays its model's inputs on the real expressions, and whatever the outcome the limb goes on to the uncut query
+ * as before (a cut model is never reported as a counterexample). A word that the normal form flattened into a
+ * larger sum (a 64-bit add of a 64-bit word) is found inside it by its terms and coefficients (smt.c, sum_plan: an
+ * identity mod 2^w), and counts as a node of that sum's side when the classes are formed (lf_cut_classes). Before
+ * a limb's cut query, every class member's form is evaluated against its expression on 4 inputs (the same self-test
+ * as the linear forms'); the first limb whose cut query is not unsat ends the cut stage, and a cut query is given at
+ * most CUT_TIMEOUT_MS (10 s). ECOPT_CHECK_EXPLAIN prints each cut query's size and answer, ECOPT_CUT_DEBUG=1 its
+ * nodes, ECOPT_SMT_DUMP=FILE appends every query as SMT-LIB text (debugging aids). */
 #define _POSIX_C_SOURCE 200809L
 #include "check/check.h"
 
@@ -526,6 +545,130 @@ out:
     return nproved;
 }
 
+/* prove_cut — the limbs still pending after the linear forms, asked of z3 with cut-points (smt_differ_cut): the
+ * program and the code are run into a raw context again (as prove_linear does), and every node that has the same
+ * exact linear form as a node of the other side's cone becomes its class's free variable, so the query holds only
+ * what lies between the last shared words and the limbs (for a Montgomery multiply, the final conditional
+ * subtraction over the words of T). Before a limb's query, every class member's form is evaluated on 4 inputs
+ * against its expression (lf_check_eval, the self-test prove_linear makes): a mismatch, a checker bug, leaves the
+ * limb to the uncut query. unsat proves the limb (counted as by z3); any other answer leaves it, and every later
+ * limb, to the uncut query (a model of a cut query is no counterexample; stopping there bounds the time a subject
+ * that cuts do not prove spends here by one timeout, itself at most CUT_TIMEOUT_MS). Returns the number of limbs
+ * proved, or -1 when memory runs out. */
+enum { CUT_TIMEOUT_MS = 10000 }; /* at most this per cut query (those that prove take well under a second) */
+static int prove_cut(run *R, bool **same, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
+                     unsigned timeout, check_result *r)
+{
+    const ir_func *f = R->f;
+    uint32_t total = 0;
+    for (uint32_t j = 0; j < f->narr; j++)
+        total += f->arr[j].len;
+    ex_ctx *x = ex_ctx_new();
+    ex_id **prog = calloc(f->narr, sizeof *prog), **code = calloc(f->narr, sizeof *code);
+    ex_id *ids = calloc(2 * (size_t)(total ? total : 1), sizeof *ids);
+    check_result *scratch = calloc(1, sizeof *scratch);
+    lf_ctx *l = x ? lf_new(x) : NULL;
+    uint32_t *cls = NULL;
+    uint8_t *width = NULL;
+    ir_u128 *lo = NULL, *hi = NULL, *ev = NULL;
+    ex_id *members = NULL;
+    int nproved = -1;
+    if (!x || !prog || !code || !ids || !scratch || !l)
+        goto out;
+    ex_ctx_set_raw(x, true);
+    for (uint32_t j = 0, at = 0; j < f->narr; at += f->arr[j].len, j++) {
+        prog[j] = ids + at;
+        code[j] = ids + total + at;
+    }
+    char err[256];
+    nproved = 0;
+    if (ir_sym_run(x, f, prog, err, sizeof err) != 0 ||
+        check_exec(x, f, argmap, insns, no_red_zone, code, scratch) != 0)
+        goto out; /* the main run passed these: only memory can fail here; leave the limbs to the solver */
+    for (uint32_t j = 0; j < f->narr; j++)
+        for (uint32_t i = 0; f->arr[j].is_output && i < f->arr[j].len; i++)
+            if (code[j][i] && !(code[j][i] = ex_trunc(x, 64, code[j][i]))) {
+                nproved = -1;
+                goto out;
+            }
+    uint32_t cnt = ex_count(x); /* no node is made below this point */
+    cls = malloc(((size_t)cnt + 1) * sizeof *cls);
+    width = malloc((size_t)cnt + 1);
+    lo = malloc(((size_t)cnt + 1) * sizeof *lo);
+    hi = malloc(((size_t)cnt + 1) * sizeof *hi);
+    ev = malloc(((size_t)cnt + 1) * sizeof *ev);
+    members = malloc(((size_t)cnt + 1) * sizeof *members);
+    if (!cls || !width || !lo || !hi || !ev || !members) {
+        nproved = -1;
+        goto out;
+    }
+    uint64_t st = 0x5be0cd19137e2179ull;
+    for (uint32_t j = 0; j < f->narr; j++) {
+        if (!f->arr[j].is_output)
+            continue;
+        for (uint32_t i = 0; i < f->arr[j].len; i++) {
+            ex_id ce = code[j][i], pe = prog[j][i];
+            if (same[j][i] || !ce || !pe || ex_has_unknown(x, ce))
+                continue;
+            uint32_t nmem;
+            int ncls = lf_cut_classes(l, ce, pe, cls, width, lo, hi, members, &nmem);
+            if (ncls < 0) {
+                nproved = -1;
+                goto out;
+            }
+            if (ncls == 0)
+                continue;
+            bool ok = true;
+            for (unsigned s = 0; s < 4 && ok; s++) {
+                fill_inputs(R, s, &st);
+                if (ex_eval_all(x, (const uint64_t *const *)R->in, ev) != 0) {
+                    nproved = -1;
+                    goto out;
+                }
+                ex_id badid = 0;
+                int rc = lf_check_eval(l, members, nmem, (const uint64_t *const *)R->in, ev, &badid);
+                if (rc < 0) {
+                    nproved = -1;
+                    goto out;
+                }
+                ok = rc == 0;
+            }
+            if (!ok)
+                continue;
+            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi };
+            smt_result sr;
+            smt_verdict sv =
+                smt_differ_cut(x, ce, pe, &cuts, timeout < CUT_TIMEOUT_MS ? timeout : CUT_TIMEOUT_MS, &sr);
+            if (explain_on())
+                fprintf(stderr,
+                        "cut limb %u: %d classes (%u nodes); query: %u nodes, %u cut variables, %u cut sums inside "
+                        "sums: %s%s%s (%.3f s)\n",
+                        i, ncls, nmem, sr.nnodes, sr.ncutvars, sr.nresums, smt_verdict_name(sv), sr.err[0] ? ": " : "",
+                        sr.err, sr.seconds);
+            smt_result_free(&sr);
+            if (sv != SMT_EQUAL)
+                goto out; /* the other limbs' cut queries would most likely fare no better: one timeout at most */
+            same[j][i] = true;
+            r->nlimbs_smt++;
+            nproved++;
+        }
+    }
+out:
+    free(cls);
+    free(width);
+    free(lo);
+    free(hi);
+    free(ev);
+    free(members);
+    lf_free(l);
+    ex_ctx_free(x);
+    free(prog);
+    free(code);
+    free(ids);
+    free(scratch);
+    return nproved;
+}
+
 static int sample_all(run *R, unsigned nsamples, const bool *const *same, check_result *r)
 {
     const ir_func *f = R->f;
@@ -715,6 +858,16 @@ check_verdict check_function(const ir_func *f0, const check_code *code, const ch
             goto timed;
         }
         pending -= (unsigned)lr;
+        if (pending == 0)
+            goto timed;
+    }
+    { /* z3 with cut-points at the words both sides share (prove_cut), before the uncut queries */
+        int cr = prove_cut(&R, same, argmap, &insns, o->no_red_zone, timeout, r);
+        if (cr < 0) {
+            v = bad(r, "out of memory");
+            goto timed;
+        }
+        pending -= (unsigned)cr;
         if (pending == 0)
             goto timed;
     }

@@ -2130,3 +2130,150 @@ void lf_diff(const lf_ctx *l, lf_id a, lf_id b, char *buf, size_t len)
     if (len)
         buf[len - 1] = 0;
 }
+
+/* cut_entry — a node of a limb's two cones with its exact form, sorted by form to find the classes */
+typedef struct {
+    lf_id form;
+    ex_id id;
+} cut_entry;
+
+static int cut_entry_cmp(const void *p, const void *q)
+{
+    const cut_entry *a = p, *b = q;
+    if (a->form != b->form)
+        return a->form < b->form ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* lf_cut_classes — lf.h: the forms both cones share, as cut-point classes */
+int lf_cut_classes(lf_ctx *l, ex_id ce, ex_id pe, uint32_t *cls, uint8_t *width, ir_u128 *lo, ir_u128 *hi,
+                   ex_id *members, uint32_t *nmem)
+{
+    const ex_ctx *x = l->x;
+    uint32_t cnt = ex_count(x);
+    uint8_t *in = calloc((size_t)cnt + 1, 1), *vin = NULL; /* bit 0: under pe, bit 1: under ce */
+    cut_entry *e = malloc(((size_t)cnt + 1) * sizeof *e), *pair = NULL;
+    int ncls = -1;
+    *nmem = 0;
+    if (!in || !e)
+        goto out;
+    memset(cls, 0, ((size_t)cnt + 1) * sizeof *cls);
+    in[pe] |= 1;
+    in[ce] |= 2;
+    for (ex_id v = cnt; v >= 1; v--) { /* operands have smaller ids */
+        if (!in[v])
+            continue;
+        const ex_node *n = ex_get(x, v);
+        const ex_arg *a = ex_args(x, v);
+        for (uint32_t i = 0; i < n->nargs; i++)
+            in[a[i].id] |= in[v];
+    }
+    /* a sum C outside a cone whose terms all occur in a sum S of the cone (a word the normal form flattened into S:
+     * smt.c's resum can find it there) counts as in S's cone for its form's sides: vin */
+    uint32_t npair = 0;
+    for (ex_id v = 1; v <= cnt; v++)
+        if (in[v] && ex_get(x, v)->kind == EX_SUM && ex_get(x, v)->nargs >= 2)
+            npair += ex_get(x, v)->nargs;
+    vin = calloc((size_t)cnt + 1, 1);
+    pair = malloc(((size_t)npair + 1) * sizeof *pair);
+    if (!vin || !pair)
+        goto out;
+    npair = 0;
+    for (ex_id v = 1; v <= cnt; v++) {
+        const ex_node *n = ex_get(x, v);
+        const ex_arg *a = ex_args(x, v);
+        for (uint32_t i = 0; in[v] && n->kind == EX_SUM && n->nargs >= 2 && i < n->nargs; i++) {
+            pair[npair].form = a[i].id; /* (term, sum) pairs, sorted by term */
+            pair[npair++].id = v;
+        }
+    }
+    qsort(pair, npair, sizeof *pair, cut_entry_cmp);
+    for (ex_id c = 1; c <= cnt; c++) {
+        const ex_node *cn = ex_get(x, c);
+        const ex_arg *ca = ex_args(x, c);
+        if (cn->kind != EX_SUM || cn->nargs < 2 || in[c] == 3 || cn->unknown)
+            continue;
+        uint32_t lo_i = 0, hi_i = npair; /* the first pair of term ca[0] */
+        while (lo_i < hi_i) {
+            uint32_t mid = (lo_i + hi_i) / 2;
+            if (pair[mid].form < ca[0].id)
+                lo_i = mid + 1;
+            else
+                hi_i = mid;
+        }
+        for (uint32_t q = lo_i; q < npair && pair[q].form == ca[0].id; q++) {
+            ex_id sv = pair[q].id;
+            const ex_node *sn = ex_get(x, sv);
+            if (sv == c || (in[sv] & ~(in[c] | vin[c])) == 0 || (cn->width < sn->width && cn->wraps) ||
+                cn->nargs > sn->nargs)
+                continue;
+            bool all = true;
+            for (uint32_t i = 1; i < cn->nargs && all; i++) {
+                const ex_arg *sa = ex_args(x, sv);
+                int lo2 = 0, hi2 = (int)sn->nargs - 1;
+                all = false;
+                while (lo2 <= hi2 && !all) {
+                    int mid = (lo2 + hi2) / 2;
+                    if (sa[mid].id == ca[i].id)
+                        all = true;
+                    else if (sa[mid].id < ca[i].id)
+                        lo2 = mid + 1;
+                    else
+                        hi2 = mid - 1;
+                }
+            }
+            if (all)
+                vin[c] |= in[sv];
+        }
+    }
+    uint32_t ne = 0;
+    for (ex_id v = 1; v <= cnt; v++) {
+        const ex_node *n = ex_get(x, v);
+        if (!(in[v] | vin[v]) || n->kind == EX_CONST || n->kind == EX_INPUT || n->unknown)
+            continue;
+        lf_id f = lf_of(l, v);
+        if (!f || lf_sum_is_const(l, f))
+            continue;
+        e[ne].form = f;
+        e[ne++].id = v;
+    }
+    qsort(e, ne, sizeof *e, cut_entry_cmp);
+    ncls = 0;
+    for (uint32_t i = 0; i < ne;) {
+        uint32_t k = i;
+        uint8_t sides = 0;
+        while (k < ne && e[k].form == e[i].form) {
+            sides |= in[e[k].id] | vin[e[k].id];
+            k++;
+        }
+        if (sides == 3) {
+            uint32_t c = (uint32_t)ncls + 1;
+            width[c] = 0;
+            lo[c] = 0;
+            hi[c] = ~(ir_u128)0;
+            for (uint32_t q = i; q < k; q++) {
+                const ex_node *n = ex_get(x, e[q].id);
+                if (n->width > width[c])
+                    width[c] = n->width;
+                if (n->lo > lo[c])
+                    lo[c] = n->lo;
+                if (n->hi < hi[c])
+                    hi[c] = n->hi;
+            }
+            if (lo[c] <= hi[c]) { /* else the intervals contradict the forms: a checker bug; no class */
+                ncls++;
+                for (uint32_t q = i; q < k; q++) {
+                    cls[e[q].id] = c;
+                    members[(*nmem)++] = e[q].id;
+                }
+            }
+        }
+        i = k;
+    }
+out:
+    free(in);
+    free(vin);
+    free(pair);
+    free(e);
+    return ncls;
+}

@@ -81,5 +81,16 @@ int lf_alias(lf_ctx *l, ex_id e, lf_id s);
 uint64_t lf_range_work(const lf_ctx *l);
 /* lf_sum_is_const — s has no atoms (a constant) */
 bool lf_sum_is_const(const lf_ctx *l, lf_id s);
+/* lf_cut_classes — cut-points (smt.h, smt_cuts) for comparing the expressions a and b: the nodes under a and under b
+ * (each cone marked down from its root) grouped by canonical form; a form that some node of each cone has (one node
+ * in both cones counts; so does a sum outside a cone whose terms all occur in a sum of that cone, a word the normal
+ * form flattened into it, which smt.c finds there) is a class, every such node its member, and the intersection of
+ * the members' intervals its bounds, the widest member's width its width. Members are equal for every input within
+ * the bounds (the contract above), so any of them may stand for the others. Constants, input leaves, forms without
+ * atoms and values depending on an unknown are never members. Fills cls[0..ex_count] (class 1..n, 0 none), width,
+ * lo and hi [1..n] (all of capacity ex_count + 1) and members[0..*nmem) (every member: for a caller's self-test
+ * with lf_check_eval). Returns n, or -1 when memory runs out. */
+int lf_cut_classes(lf_ctx *l, ex_id a, ex_id b, uint32_t *cls, uint8_t *width, ir_u128 *lo, ir_u128 *hi,
+                   ex_id *members, uint32_t *nmem);
 
 #endif

@@ -39,7 +39,25 @@ typedef struct {
     Z3_func_decl mul_lo, mul_hi, mul_wide;
     Z3_ast *t;
     bool exact; /* products as bit-vector multiplication (the fallback after a spurious model) */
+    const smt_cuts *cuts; /* cut-points (smt_differ_cut), or NULL */
+    Z3_ast *cutvar;       /* per class: its fresh variable, made on first use */
+    struct sum_plan **plan; /* with cuts, per sum node: the cut sums found inside it (resum), or NULL */
+    uint32_t ncutvars;
 } tr;
+
+/* sum_plan — a sum S (k + sum c_i t_i) mod 2^w seen as (k' + sum_j m_j C_j + sum_{kept i} c_i t_i) mod 2^w, where
+ * each C_j = (K_j + sum d_ji t_ji) mod 2^(w_j) is a cut sum whose terms all occur in S with coefficients
+ * c = m_j d_ji (mod 2^w), and either w_j >= w or C_j cannot wrap (expr.c: then K_j + sum d_ji t_ji, its stored
+ * coefficients as they are, is below 2^(w_j) and C_j is that integer): an identity mod 2^w (k' = k - sum_j m_j K_j),
+ * so C_j's class variable stands in for those terms. Needed because a sum that takes a word of its own width (or
+ * an exact sum) as an operand is flattened (expr.h), and the shared word then no longer appears as a node. */
+typedef struct sum_plan {
+    uint32_t nsub;
+    ex_id *sub;     /* the C_j */
+    ir_u128 *m;     /* their multipliers */
+    uint8_t *keep;  /* per operand of S: still a term (1) or covered by a C_j (0) */
+    ir_u128 k;      /* k' */
+} sum_plan;
 
 static Z3_ast num(tr *T, ir_u128 v, unsigned w)
 {
@@ -109,6 +127,33 @@ static Z3_ast const_mul(tr *T, ir_u128 c, Z3_ast t, unsigned w)
     return acc ? acc : num(T, 0, w);
 }
 
+/* cut_of — the cut class of node id in this query (0: none); constants and input leaves are never cut */
+static uint32_t cut_of(const tr *T, const ex_ctx *x, ex_id id)
+{
+    if (!T->cuts || id > T->cuts->nnodes || !T->cuts->cls[id] || T->cuts->cls[id] > T->cuts->ncls)
+        return 0;
+    ex_kind k = (ex_kind)ex_get(x, id)->kind;
+    return k == EX_CONST || k == EX_INPUT ? 0 : T->cuts->cls[id];
+}
+
+/* cut_term — node id as its class's variable: one fresh bit-vector of the class's width per class, within the
+ * class's bounds, seen at the node's width (the bounds keep it below 2^width of every member) */
+static Z3_ast cut_term(tr *T, const ex_ctx *x, ex_id id, uint32_t c)
+{
+    const smt_cuts *C = T->cuts;
+    unsigned cw = C->width[c];
+    if (!T->cutvar[c]) {
+        char name[32];
+        snprintf(name, sizeof name, "cut%u", (unsigned)c);
+        Z3_ast v = Z3_mk_const(T->z, Z3_mk_string_symbol(T->z, name), Z3_mk_bv_sort(T->z, cw));
+        Z3_solver_assert(T->z, T->s, Z3_mk_bvule(T->z, num(T, C->lo[c], cw), v));
+        Z3_solver_assert(T->z, T->s, Z3_mk_bvule(T->z, v, num(T, C->hi[c], cw)));
+        T->cutvar[c] = v;
+        T->ncutvars++;
+    }
+    return conv(T, T->cutvar[c], cw, ex_get(x, id)->width);
+}
+
 /* term — the bit-vector term of node id (operands already translated). NULL for an unknown leaf. */
 static Z3_ast term(tr *T, const ex_ctx *x, ex_id id)
 {
@@ -130,8 +175,18 @@ static Z3_ast term(tr *T, const ex_ctx *x, ex_id id)
     }
     case EX_UNKNOWN: return NULL;
     case EX_SUM: {
-        Z3_ast acc = num(T, n->k, w);
+        const sum_plan *pl = T->plan ? T->plan[id] : NULL;
+        Z3_ast acc = num(T, pl ? pl->k : n->k, w);
+        for (uint32_t j = 0; pl && j < pl->nsub; j++) {
+            ex_id c = pl->sub[j];
+            Z3_ast t = conv(T, cut_term(T, x, c, T->cuts->cls[c]), ex_get(x, c)->width, w);
+            if (pl->m[j] != 1)
+                t = const_mul(T, pl->m[j], t, w);
+            acc = Z3_mk_bvadd(z, acc, t);
+        }
         for (uint32_t i = 0; i < n->nargs; i++) {
+            if (pl && !pl->keep[i])
+                continue;
             Z3_ast t = conv(T, TT(i), W(i), w);
             if (a[i].c != 1)
                 t = const_mul(T, a[i].c, t, w);
@@ -207,8 +262,8 @@ static int refine(tr *T, const ex_ctx *x, const uint8_t *mark, uint32_t nn)
     int added = 0;
     for (uint32_t id = 1; id <= nn; id++) {
         const ex_node *n = ex_get(x, id);
-        if (!mark[id] || n->kind != EX_MUL)
-            continue;
+        if (mark[id] != 1 || n->kind != EX_MUL)
+            continue; /* not in the query, or a cut-point (its operands are not) */
         const ex_arg *a = ex_args(x, id);
         ir_u128 va, vb, vp;
         if (!model_value(T, m, T->t[a[0].id], &va) || !model_value(T, m, T->t[a[1].id], &vb) ||
@@ -245,7 +300,106 @@ static smt_verdict finish(smt_result *r, smt_verdict v, double t0)
     return v;
 }
 
-static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r, bool exact)
+static ir_u128 mask_w(ir_u128 v, unsigned w)
+{
+    return w >= 128 ? v : v & (((ir_u128)1 << w) - 1);
+}
+
+/* arg_index — the position of term t among sum id's operands (sorted by id: expr.h), or -1 */
+static int arg_index(const ex_ctx *x, ex_id id, ex_id t)
+{
+    const ex_arg *a = ex_args(x, id);
+    int lo = 0, hi = (int)ex_get(x, id)->nargs - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (a[mid].id == t)
+            return mid;
+        if (a[mid].id < t)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+/* make_plan — the resum of sum id (sum_plan) over the cut sums subs[0..nsubs) (most terms first): greedily each C
+ * whose terms all remain in S with one multiplier m (found from an odd coefficient of C, checked on every term).
+ * NULL when none fits or memory runs out (then S is translated term by term: also exact). */
+static sum_plan *make_plan(const tr *T, const ex_ctx *x, ex_id id, const ex_id *subs, uint32_t nsubs)
+{
+    const ex_node *n = ex_get(x, id);
+    const ex_arg *a = ex_args(x, id);
+    unsigned w = n->width;
+    if (n->kind != EX_SUM || n->nargs < 2)
+        return NULL;
+    sum_plan *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return NULL;
+    pl->keep = malloc(n->nargs);
+    pl->sub = malloc(n->nargs * sizeof *pl->sub);
+    pl->m = malloc(n->nargs * sizeof *pl->m);
+    if (!pl->keep || !pl->sub || !pl->m)
+        goto none;
+    memset(pl->keep, 1, n->nargs);
+    pl->k = n->k;
+    for (uint32_t q = 0; q < nsubs && pl->nsub < n->nargs; q++) {
+        ex_id c = subs[q];
+        const ex_node *cn = ex_get(x, c);
+        const ex_arg *ca = ex_args(x, c);
+        if (c == id || (cn->width < w && cn->wraps) || cn->nargs > n->nargs || cut_of(T, x, c) == 0)
+            continue;
+        /* the multiplier, from C's first odd coefficient: m d = c (mod 2^w) */
+        int at = -1;
+        for (uint32_t i = 0; i < cn->nargs && at < 0; i++)
+            if (ca[i].c & 1)
+                at = (int)i;
+        if (at < 0)
+            continue;
+        int si = arg_index(x, id, ca[at].id);
+        if (si < 0 || !pl->keep[si])
+            continue;
+        ir_u128 d = ca[at].c, inv = d; /* Newton: inv = d^-1 mod 2^128 (each step doubles the correct bits) */
+        for (int it = 0; it < 7; it++)
+            inv *= 2 - d * inv;
+        ir_u128 m = mask_w(a[si].c * inv, w);
+        bool fits = m != 0;
+        for (uint32_t i = 0; i < cn->nargs && fits; i++) {
+            int j = arg_index(x, id, ca[i].id);
+            fits = j >= 0 && pl->keep[j] && mask_w(m * ca[i].c, w) == a[j].c;
+        }
+        if (!fits)
+            continue;
+        for (uint32_t i = 0; i < cn->nargs; i++)
+            pl->keep[arg_index(x, id, ca[i].id)] = 0;
+        pl->k = mask_w(pl->k - m * cn->k, w);
+        pl->sub[pl->nsub] = c;
+        pl->m[pl->nsub++] = m;
+    }
+    if (pl->nsub)
+        return pl;
+none:
+    free(pl->keep);
+    free(pl->sub);
+    free(pl->m);
+    free(pl);
+    return NULL;
+}
+
+static void free_plans(tr *T, uint32_t nn)
+{
+    for (uint32_t id = 0; T->plan && id <= nn; id++)
+        if (T->plan[id]) {
+            free(T->plan[id]->keep);
+            free(T->plan[id]->sub);
+            free(T->plan[id]->m);
+            free(T->plan[id]);
+        }
+    free(T->plan);
+    T->plan = NULL;
+}
+
+static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r, bool exact,
+                         const smt_cuts *cuts)
 {
     double t0 = now();
     memset(r, 0, sizeof *r);
@@ -264,22 +418,60 @@ static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_r
     uint8_t *mark = calloc(nn + 1, 1);
     tr T = { 0 };
     T.exact = exact;
+    T.cuts = cuts;
     T.t = calloc(nn + 1, sizeof *T.t);
-    if (!mark || !T.t) {
+    T.cutvar = cuts ? calloc((size_t)cuts->ncls + 1, sizeof *T.cutvar) : NULL;
+    if (!mark || !T.t || (cuts && !T.cutvar)) {
         free(mark);
         free(T.t);
+        free(T.cutvar);
         snprintf(r->err, sizeof r->err, "out of memory");
         return finish(r, SMT_ERROR, t0);
+    }
+    /* with cuts: the cut sums of two or more terms, most terms first (make_plan's candidates) */
+    ex_id *subs = NULL;
+    uint32_t nsubs = 0;
+    if (cuts) {
+        T.plan = calloc(nn + 1, sizeof *T.plan);
+        subs = malloc((nn + 1) * sizeof *subs);
+        for (uint32_t id = 1; subs && T.plan && id <= nn; id++)
+            if (cut_of(&T, x, id) && ex_get(x, id)->kind == EX_SUM && ex_get(x, id)->nargs >= 2)
+                subs[nsubs++] = id;
+        for (uint32_t i = 1; subs && T.plan && i < nsubs; i++) { /* insertion sort: stable, few hundred */
+            ex_id v = subs[i];
+            uint32_t j = i;
+            while (j > 0 && ex_get(x, subs[j - 1])->nargs < ex_get(x, v)->nargs) {
+                subs[j] = subs[j - 1];
+                j--;
+            }
+            subs[j] = v;
+        }
+        if (!subs || !T.plan) {
+            free(subs);
+            free(mark);
+            free(T.t);
+            free(T.cutvar);
+            free(T.plan);
+            snprintf(r->err, sizeof r->err, "out of memory");
+            return finish(r, SMT_ERROR, t0);
+        }
     }
     mark[a] = mark[b] = 1;
     uint32_t ninputs = 0;
     for (uint32_t id = nn; id >= 1; id--) {
         if (!mark[id])
             continue;
+        if (cut_of(&T, x, id)) {
+            mark[id] = 2; /* a cut-point: its class's variable; what is below it stays out of the query */
+            continue;
+        }
         const ex_node *n = ex_get(x, id);
         const ex_arg *args = ex_args(x, id);
+        if (cuts && n->kind == EX_SUM)
+            T.plan[id] = make_plan(&T, x, id, subs, nsubs);
         for (uint32_t i = 0; i < n->nargs; i++)
-            mark[args[i].id] = 1;
+            if (!T.plan || !T.plan[id] || T.plan[id]->keep[i])
+                mark[args[i].id] = 1;
         if (n->kind == EX_INPUT)
             ninputs++;
     }
@@ -306,7 +498,15 @@ static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_r
     for (uint32_t id = 1; id <= nn; id++) {
         if (!mark[id])
             continue;
-        T.t[id] = term(&T, x, id);
+        T.t[id] = mark[id] == 2 ? cut_term(&T, x, id, cut_of(&T, x, id)) : term(&T, x, id);
+        r->nnodes += mark[id] == 1;
+        if (cuts && getenv("ECOPT_CUT_DEBUG")) { /* a debugging aid: the nodes the cut query translates */
+            static char pb[240];
+            ex_print(x, id, pb, sizeof pb);
+            fprintf(stderr, "  %s %u w%u%s: %s\n", mark[id] == 2 ? "cut" : "node", id, ex_get(x, id)->width,
+                    T.plan && T.plan[id] ? " (resum)" : "", pb);
+        }
+        r->nresums += T.plan && T.plan[id] ? T.plan[id]->nsub : 0;
         if (!T.t[id] || Z3_get_error_code(T.z) != Z3_OK) {
             snprintf(r->err, sizeof r->err, "cannot translate node %u (%s)", id,
                      ex_kind_name((ex_kind)ex_get(x, id)->kind));
@@ -315,6 +515,15 @@ static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_r
     }
     unsigned wa = ex_get(x, a)->width, wb = ex_get(x, b)->width, w = wa > wb ? wa : wb;
     Z3_solver_assert(T.z, T.s, Z3_mk_not(T.z, Z3_mk_eq(T.z, conv(&T, T.t[a], wa, w), conv(&T, T.t[b], wb, w))));
+    {
+        /* ECOPT_SMT_DUMP=FILE (a debugging aid): the query, as SMT-LIB text, appended to FILE */
+        const char *dump = getenv("ECOPT_SMT_DUMP");
+        FILE *df = dump && dump[0] ? fopen(dump, "a") : NULL;
+        if (df) {
+            fprintf(df, "; query %u vs %u%s\n%s\n", a, b, cuts ? " (cut-points)" : "", Z3_solver_to_string(T.z, T.s));
+            fclose(df);
+        }
+    }
     Z3_lbool res;
     for (unsigned round = 0;; round++) {
         res = Z3_solver_check(T.z, T.s);
@@ -386,15 +595,21 @@ static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_r
         } else if (r->va != r->vb) {
             v = SMT_DIFFERENT;
         } else {
-            snprintf(r->err, sizeof r->err, "the solver's model is spurious (the uninterpreted products)");
+            snprintf(r->err, sizeof r->err, "%s",
+                     cuts ? "the solver's model is spurious (the uninterpreted products, or the free cut-points)"
+                          : "the solver's model is spurious (the uninterpreted products)");
             v = SMT_UNKNOWN;
         }
     }
 out:
+    r->ncutvars = T.ncutvars;
     Z3_solver_dec_ref(T.z, T.s);
     Z3_del_context(T.z);
     free(mark);
     free(T.t);
+    free(T.cutvar);
+    free(subs);
+    free_plans(&T, nn);
     if (v != SMT_DIFFERENT)
         smt_result_free(r);
     return finish(r, v, t0);
@@ -476,7 +691,12 @@ out:
 
 smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r)
 {
-    return query(x, a, b, timeout_ms, r, false);
+    return query(x, a, b, timeout_ms, r, false, NULL);
+}
+
+smt_verdict smt_differ_cut(ex_ctx *x, ex_id a, ex_id b, const smt_cuts *cuts, unsigned timeout_ms, smt_result *r)
+{
+    return query(x, a, b, timeout_ms, r, false, cuts);
 }
 
 smt_verdict smt_differ_sampled(ex_ctx *x, ex_id a, ex_id b, unsigned nsamples, unsigned timeout_ms, smt_result *r)
@@ -488,7 +708,7 @@ smt_verdict smt_differ_sampled(ex_ctx *x, ex_id a, ex_id b, unsigned nsamples, u
         r->seconds = now() - t0;
         return SMT_DIFFERENT;
     }
-    smt_verdict v = query(x, a, b, timeout_ms, r, false);
+    smt_verdict v = query(x, a, b, timeout_ms, r, false, NULL);
     r->seconds = now() - t0;
     return v;
 }

@@ -35,6 +35,9 @@ typedef struct {
     ir_u128 va, vb;     /* SMT_DIFFERENT: the values of a and b under cex (va != vb) */
     bool sampled;       /* SMT_DIFFERENT found by smt_differ_sampled's sampling, not by the solver */
     double seconds;     /* wall time of the query (translation and solving) */
+    uint32_t nnodes;    /* the query's size: nodes translated term by term, */
+    uint32_t ncutvars;  /* ... cut-point variables made (smt_differ_cut), */
+    uint32_t nresums;   /* ... and cut sums found inside other sums (smt_differ_cut) */
     char err[256];
 } smt_result;
 
@@ -46,6 +49,27 @@ smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_res
  * strength of samples. */
 smt_verdict smt_differ_sampled(ex_ctx *x, ex_id a, ex_id b, unsigned nsamples, unsigned timeout_ms, smt_result *r);
 void smt_result_free(smt_result *r);
+
+/* Cut-points (A. Kuehlmann, F. Krohm, "Equivalence checking using cuts and heaps", DAC 1997). The caller groups
+ * nodes it has PROVED equal, as integers, for every input within the bounds (the same node, the same exact linear
+ * form (lf.h), or an earlier unsat answer) into classes; smt_differ_cut then translates every node of a class that
+ * the query reaches as one fresh variable of the class's width, constrained only to the class's bounds [lo, hi]
+ * (which every member's value lies within), and leaves what lies below a cut node out of the query (unless reached
+ * by another way). The rule: for any input, giving each class variable the common value of its members turns a
+ * real difference of a and b into a model of the cut query, so unsat with cuts is unsat without them (a cut only
+ * widens the space of values: SMT_EQUAL is a proof). The converse fails: the cut loses what relates two cut values
+ * (or a cut value and the inputs), so a model is NOT a counterexample: it is replayed on the real expressions from
+ * its input values alone, and unless they really differ there the verdict is SMT_UNKNOWN (never SMT_DIFFERENT).
+ * Constants and input leaves are never cut. A class width of w needs hi < 2^w; each member is seen at its own
+ * width, so hi must also be below 2^width of every member (true of a value equal to it). */
+typedef struct {
+    const uint32_t *cls;    /* cls[id] for ids 1..nnodes: its class 1..ncls, or 0 (not cut) */
+    uint32_t nnodes, ncls;
+    const uint8_t *width;   /* per class 1..ncls: 1..128 */
+    const ir_u128 *lo, *hi; /* per class 1..ncls: bounds of the common value */
+} smt_cuts;
+/* smt_differ_cut — smt_differ with cut-points (NULL cuts: smt_differ). */
+smt_verdict smt_differ_cut(ex_ctx *x, ex_id a, ex_id b, const smt_cuts *cuts, unsigned timeout_ms, smt_result *r);
 const char *smt_verdict_name(smt_verdict v);
 
 #endif

@@ -7,6 +7,8 @@
  *   2. Normal forms: identities that must give the same id (commutativity, associativity, mulx = u128 product,
  *      add-with-carry = u128 sum, 19*x by shifts and adds, ~~x) and the cross-width rule (a wrapping u64 sum is
  *      not merged into a u128 sum; the values really differ at 2^64-1), unknown leaves are tracked.
+ *      Then the exact linear forms (lf.h), the range rule, exact division, and cut-points (smt_differ_cut with
+ *      lf_cut_classes: a query z3 decides only with the cuts, a wrong constant never proved, the resum's multiplier).
  *   3. ir_sym on every mul/square/carry_mul/carry_square/add/sub/opp/carry of ../shared/fiat-json and some
  *      generated functions: output expressions evaluate like ir_eval on random inputs within bounds; then the
  *      ir_lower result: output limbs with identical normal forms are counted, the others must be EQUAL by z3;
@@ -647,6 +649,148 @@ static void test_exact_division(void)
     printf("exact division: %u cases\n", n);
 }
 
+/* ---- 2e. cut-points (smt_differ_cut, lf_cut_classes) --------------------------------------------------------------
+ * The final conditional subtraction of a Montgomery multiply, in miniature: four words W_i = hi(K_i x_i) (x_i
+ * inputs, K_i dense even 64-bit constants near 2^64), then out = T - p if T >= p else T (T = W as a 256-bit number, p a
+ * constant near 2^256). The "program" takes hi of the u128 product and a subborrow chain selected by its borrow
+ * (fiat's cmovznz); the "code" computes each W_i as hi(A x) + hi(B x) + carry(lo(A x) + lo(B x)) with A + B = K_i
+ * (another node, the same exact linear form), and the subtraction as T + (2^256 - p) with an add/adc chain and a
+ * select by xor, W0 ^ ((W0 ^ e0) & -carry) (opaque to the linear forms: the limbs' forms differ). Without cuts z3 must relate the three constant multipliers of each word (bit-blasted:
+ * "unproved" within the timeout); with the words cut to free bounded variables the query is four words through two
+ * borrow chains and proves at once. A code whose chain adds a wrong constant (p_3 changed) is never proved, though
+ * its cut model is no counterexample (the inputs that reach it are cut away). */
+static void test_cut_points(void)
+{
+    ex_ctx *x = ex_ctx_new();
+    ex_ctx_set_raw(x, true);
+    lf_ctx *l = lf_new(x);
+    const u128 max64 = ~(uint64_t)0;
+    /* even constants: lo(c x) for an odd c far from 0 mod 2^64 is a quotient-digit atom (lf.h), not wanted here */
+    const uint64_t K[4] = { 0xfffffffe9c3b1f5cull, 0xffffffffd8a24cb2ull, 0xfffffffff7c1e65aull, 0xfffffffffe2a9d10ull };
+    const uint64_t A[4] = { 0x9e3779b97f4a7c14ull, 0xbf58476d1ce4e5b8ull, 0x94d049bb133111eaull, 0xd6e8feb86659fd92ull };
+    /* p: below 2^256 by more than secp256k1's prime, so that every word decides (W_i < K_i: a word of 2^64 - 1 would
+     * let the bounds fix the borrow) */
+    const uint64_t P[4] = { 0xfffffffefffffc2full, 0xffffffff00000000ull, 0xfffffffff0000000ull, 0xfffffffff0000000ull };
+    ex_id zero = ex_const(x, 0), wp[4], wc[4];
+    for (unsigned i = 0; i < 4; i++) {
+        ex_id xi = ex_input(x, 0, i, 0, max64), lo, hi, lo1, hi1, lo2, hi2, s, c;
+        ex_mulx(x, 64, xi, ex_const(x, K[i]), &lo, &hi);
+        wp[i] = hi;
+        ex_mulx(x, 64, xi, ex_const(x, A[i]), &lo1, &hi1);
+        ex_mulx(x, 64, xi, ex_const(x, K[i] - A[i]), &lo2, &hi2);
+        ex_addcarry(x, 64, zero, lo1, lo2, &s, &c);
+        wc[i] = ex_add(x, 64, ex_add(x, 64, hi1, hi2), c);
+    }
+    /* the program: d = W - p by subborrow, out0 = borrow ? W0 : d0 */
+    ex_id d[4], b = zero;
+    for (unsigned i = 0; i < 4; i++)
+        ex_subborrow(x, 64, b, wp[i], ex_const(x, P[i]), &d[i], &b);
+    ex_id prog = ex_select(x, 64, b, d[0], wp[0]);
+    unsigned n = 0;
+    for (int wrong = 0; wrong < 2; wrong++) {
+        /* the code: e = W + (2^256 - p) by add/adc, carry c = [W >= p]; out0 = (e0 & -c) | (W0 & ~-c) */
+        ex_id e[4], c = zero;
+        for (unsigned i = 0; i < 4; i++) {
+            uint64_t q = ~P[i] + (i == 0); /* 2^256 - p, word i (no carry out of word 0: p0 != 0) */
+            if (wrong && i == 3)
+                q ^= 0x4000000000000000ull;
+            ex_addcarry(x, 64, c, wc[i], ex_const(x, q), &e[i], &c);
+        }
+        ex_id mask = ex_sub(x, 64, zero, c);
+        ex_id code = ex_xor(x, 64, wc[0], ex_and(x, 64, ex_xor(x, 64, wc[0], e[0]), mask));
+        const char *what = wrong ? "cut-points, a wrong constant" : "cut-points";
+        if (!code || !prog || code == prog) {
+            failf("%s: the code and the program must be different nodes", what);
+            continue;
+        }
+        /* the premise: the words meet by their exact forms, the limbs do not; concretely equal (or not, when wrong) */
+        for (unsigned i = 0; i < 4 && !wrong; i++)
+            expect_linear(x, l, "cut-points, a word", wc[i], wp[i]);
+        if (lf_of(l, code) == lf_of(l, prog))
+            failf("%s: the limbs' linear forms already meet", what);
+        uint64_t in0[4];
+        const uint64_t *in[1] = { in0 };
+        bool differ = false;
+        for (unsigned r = 0; r < 4000; r++) {
+            for (unsigned i = 0; i < 4; i++)
+                in0[i] = r < 2 ? (r ? max64 : 0) : (r & 1) ? max64 - (rnd() >> (rnd() % 64)) : rnd();
+            ir_u128 vc, vp;
+            ex_eval(x, code, in, &vc);
+            ex_eval(x, prog, in, &vp);
+            differ |= vc != vp;
+        }
+        if (differ != (bool)wrong)
+            failf("%s: concrete values %s (the test's premise)", what, differ ? "differ" : "never differ");
+        uint32_t cnt = ex_count(x), nmem = 0;
+        uint32_t *cls = calloc((size_t)cnt + 1, sizeof *cls);
+        uint8_t *width = calloc((size_t)cnt + 1, 1);
+        ir_u128 *clo = calloc((size_t)cnt + 1, sizeof *clo), *chi = calloc((size_t)cnt + 1, sizeof *chi);
+        ex_id *members = calloc((size_t)cnt + 1, sizeof *members);
+        int ncls = cls && width && clo && chi && members
+                       ? lf_cut_classes(l, code, prog, cls, width, clo, chi, members, &nmem)
+                       : -1;
+        /* every word is a class, holding both of its nodes */
+        for (unsigned i = 0; i < 4 && ncls > 0; i++)
+            if (!cls[wp[i]] || cls[wp[i]] != cls[wc[i]] || width[cls[wp[i]]] != 64 || chi[cls[wp[i]]] > max64)
+                failf("%s: word %u is not one class of both nodes", what, i);
+        if (ncls < 4)
+            failf("%s: %d classes", what, ncls);
+        smt_cuts cuts = { cls, cnt, ncls > 0 ? (uint32_t)ncls : 0, width, clo, chi };
+        smt_result sr;
+        smt_verdict v = smt_differ_cut(x, code, prog, &cuts, 20000, &sr);
+        if (!wrong && v != SMT_EQUAL)
+            failf("%s: with cuts %s (%s), want EQUAL", what, smt_verdict_name(v), sr.err);
+        if (wrong && v == SMT_EQUAL)
+            failf("%s: proved with cuts", what);
+        printf("%s: with cuts %s in %.3f s (%u nodes, %u cut variables, %u cut sums inside sums)\n", what,
+               smt_verdict_name(v), sr.seconds, sr.nnodes, sr.ncutvars, sr.nresums);
+        smt_result_free(&sr);
+        if (!wrong) { /* without the cuts z3 does not decide it in the time */
+            v = smt_differ(x, code, prog, 3000, &sr);
+            if (v == SMT_EQUAL || v == SMT_DIFFERENT)
+                failf("%s: without cuts %s in %.3f s: the test needs a query z3 cannot decide", what,
+                      smt_verdict_name(v), sr.seconds);
+            printf("%s: without cuts %s in %.3f s (%s)\n", what, smt_verdict_name(v), sr.seconds, sr.err);
+            smt_result_free(&sr);
+        }
+        free(cls);
+        free(width);
+        free(clo);
+        free(chi);
+        free(members);
+        n++;
+    }
+    /* resum (smt.c): a cut sum C = x + y inside S = 2x + 3y is not S = 2C + (3 - 2) y dropped: the multiplier found from
+     * x must fit every term of C. With C as a class of its own, 2x + 3y against 2x + 2y = 2C is never EQUAL (they
+     * differ whenever y != 0), while 2x + 2y against 2C's spelling 2(x + y) is one node. */
+    {
+        ex_id xa = ex_input(x, 1, 0, 0, max64), ya = ex_input(x, 1, 1, 0, max64);
+        ex_id C = ex_add(x, 64, xa, ya);
+        ex_id S = ex_add(x, 64, ex_add(x, 64, ex_shl(x, 64, xa, 1), ex_shl(x, 64, ya, 1)), ya);
+        ex_id D = ex_shl(x, 64, C, 1);
+        uint32_t cnt = ex_count(x);
+        uint32_t *cls = calloc((size_t)cnt + 1, sizeof *cls);
+        uint8_t width[2] = { 0, 64 };
+        ir_u128 clo[2] = { 0, 0 }, chi[2] = { 0, max64 };
+        if (cls && C && S && D && C != S && S != D && ex_get(x, S)->nargs == 2 && ex_get(x, D)->nargs == 2) {
+            cls[C] = 1;
+            smt_cuts cuts = { cls, cnt, 1, width, clo, chi };
+            smt_result sr;
+            smt_verdict v = smt_differ_cut(x, S, D, &cuts, 20000, &sr);
+            if (v == SMT_EQUAL || sr.nresums != 1)
+                failf("cut-points, resum with a multiplier that does not fit: %s, %u cut sums inside sums",
+                      smt_verdict_name(v), sr.nresums);
+            smt_result_free(&sr);
+            n++;
+        } else
+            failf("cut-points, resum: the sums are not as the test wants them");
+        free(cls);
+    }
+    lf_free(l);
+    ex_ctx_free(x);
+    printf("cut-points: %u cases\n", n);
+}
+
 /* ---- 2. normal forms --------------------------------------------------------------------------------------------- */
 
 static void expect_same(ex_ctx *x, const char *what, ex_id a, ex_id b)
@@ -1175,6 +1319,7 @@ int main(int argc, char **argv)
     test_linear_forms();
     test_range_rule();
     test_exact_division();
+    test_cut_points();
     test_fiat();
     test_gen();
     printf("functions %u, output limbs %u: identical normal forms %u, z3 EQUAL %u, z3 time %.3f s\n", nfuncs, nlimbs,
