@@ -6,7 +6,7 @@
  * (default: the program's name) of a .o, or of a .S/.s assembled by the system assembler (check/elf.h).
  *
  * Output (standard output), one line:
- *     PROVED <symbol> (<n> limbs: <i> identical, <s> by z3; <t> s)
+ *     PROVED <symbol> (<n> limbs: <i> identical, <l> linear, <s> by z3; <t> s)
  *     REJECTED <symbol>: <rule>: <reason>
  * and after REJECTED, when the checker found inputs on which the two differ, a second line
  *     counterexample: <inputs and both values>
@@ -39,11 +39,12 @@ const char cli_check_help[] =
     "  --prime P --method M --limbs N --op OP   a generated program (as in 'ecopt gen')\n"
     "  --symbol SYM        the function in FILE (default: the program's name)\n"
     "  --no-red-zone       forbid the 128 bytes below rsp (allowed to leaf functions by System V)\n"
-    "  --timeout-ms N      the solver's time limit per output limb (default 60000)\n"
+    "  --timeout-ms N      the solver's time limit per query (default 60000); a limb may take two: one with\n"
+    "                      cut-points (at most 10000 ms) and the plain one\n"
     "  --quiet             print nothing; the exit status is the answer\n"
     "  -h, --help          this text\n"
     "\n"
-    "output: PROVED <symbol> (<n> limbs: <i> identical, <s> by z3; <t> s)\n"
+    "output: PROVED <symbol> (<n> limbs: <i> identical, <l> linear, <s> by z3; <t> s)\n"
     "        REJECTED <symbol>: <rule>: <reason>   [+ a line 'counterexample: ...']\n"
     "\n"
     "exit status: 0 proved; 1 rejected; 2 bad input (usage, an unreadable file, a missing symbol, a program\n"
