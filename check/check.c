@@ -440,9 +440,6 @@ out:
     free(buf);
 }
 
-/* sample_all — evaluate every non-identical output limb of both on nsamples inputs within the declared bounds
- * (edges often), all limbs per evaluation. 1 with r filled (OUTPUT_DIFFERS) when some limb differs, 0 none, -1 no
- * memory. */
 /* prove_linear — the limbs whose normal forms differ, compared in the exact linear form with floors (lf.h). Both
  * the program and the code are executed again into a raw context (ex_ctx_set_raw: sums as the operations wrote
  * them), whose expressions lf.h rewrites; a limb whose two forms are the same lf sum is proved (same[j][i] set).
@@ -669,6 +666,9 @@ out:
     return nproved;
 }
 
+/* sample_all — evaluate every non-identical output limb of both on nsamples inputs within the declared bounds
+ * (edges often), all limbs per evaluation. 1 with r filled (OUTPUT_DIFFERS) when some limb differs, 0 none, -1 no
+ * memory. */
 static int sample_all(run *R, unsigned nsamples, const bool *const *same, check_result *r)
 {
     const ir_func *f = R->f;
