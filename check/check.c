@@ -440,6 +440,60 @@ out:
     free(buf);
 }
 
+/* raw_run — the program and the code executed once more into a raw context (ex_ctx_set_raw: sums as the operations
+ * wrote them), with a linear-form context over it: what prove_linear and prove_cut start from. prog[j] / code[j] are
+ * the arrays' limb ids; boundary is the first node the code's run made (the program's run makes those below). */
+typedef struct raw_run {
+    ex_ctx *x;
+    lf_ctx *l;
+    ex_id **prog, **code;
+    ex_id *ids;
+    check_result *scratch;
+    ex_id boundary;
+} raw_run;
+
+static void raw_run_free(raw_run *w)
+{
+    lf_free(w->l);
+    ex_ctx_free(w->x);
+    free(w->prog);
+    free(w->code);
+    free(w->ids);
+    free(w->scratch);
+}
+
+/* 1 run, 0 a run failed (the main run passed them, so only memory can have failed there: the caller leaves the limbs
+ * to the solver), -1 no memory; raw_run_free in every case. */
+static int raw_run_make(raw_run *w, const run *R, const uint32_t *argmap, const check_insn_list *insns,
+                        bool no_red_zone)
+{
+    const ir_func *f = R->f;
+    uint32_t total = 0;
+    for (uint32_t j = 0; j < f->narr; j++)
+        total += f->arr[j].len;
+    w->x = ex_ctx_new();
+    w->prog = calloc(f->narr, sizeof *w->prog);
+    w->code = calloc(f->narr, sizeof *w->code);
+    w->ids = calloc(2 * (size_t)(total ? total : 1), sizeof *w->ids);
+    w->scratch = calloc(1, sizeof *w->scratch);
+    w->l = w->x ? lf_new(w->x) : NULL;
+    w->boundary = 0;
+    if (!w->x || !w->prog || !w->code || !w->ids || !w->scratch || !w->l)
+        return -1;
+    ex_ctx_set_raw(w->x, true);
+    for (uint32_t j = 0, at = 0; j < f->narr; at += f->arr[j].len, j++) {
+        w->prog[j] = w->ids + at;
+        w->code[j] = w->ids + total + at;
+    }
+    char err[256];
+    if (ir_sym_run(w->x, f, w->prog, err, sizeof err) != 0)
+        return 0;
+    w->boundary = ex_count(w->x);
+    if (check_exec(w->x, f, argmap, insns, no_red_zone, w->code, w->scratch) != 0)
+        return 0;
+    return 1;
+}
+
 /* prove_linear — the limbs whose normal forms differ, compared in the exact linear form with floors (lf.h). Both
  * the program and the code are executed again into a raw context (ex_ctx_set_raw: sums as the operations wrote
  * them), whose expressions lf.h rewrites; a limb whose two forms are the same lf sum is proved (same[j][i] set).
@@ -450,30 +504,15 @@ static int prove_linear(run *R, bool **same, const uint32_t *argmap, const check
                         bool ranged, check_result *r)
 {
     const ir_func *f = R->f;
-    uint32_t total = 0;
-    for (uint32_t j = 0; j < f->narr; j++)
-        total += f->arr[j].len;
-    ex_ctx *x = ex_ctx_new();
-    ex_id **prog = calloc(f->narr, sizeof *prog), **code = calloc(f->narr, sizeof *code);
-    ex_id *ids = calloc(2 * (size_t)(total ? total : 1), sizeof *ids);
-    check_result *scratch = calloc(1, sizeof *scratch);
-    lf_ctx *l = x ? lf_new(x) : NULL;
+    raw_run w;
     ir_u128 *ev = NULL;
-    int nproved = -1;
-    if (!x || !prog || !code || !ids || !scratch || !l)
+    int made = raw_run_make(&w, R, argmap, insns, no_red_zone);
+    int nproved = made < 0 ? -1 : 0;
+    ex_ctx *x = w.x;
+    lf_ctx *l = w.l;
+    ex_id **prog = w.prog, **code = w.code, boundary = w.boundary;
+    if (made <= 0)
         goto out;
-    ex_ctx_set_raw(x, true);
-    for (uint32_t j = 0, at = 0; j < f->narr; at += f->arr[j].len, j++) {
-        prog[j] = ids + at;
-        code[j] = ids + total + at;
-    }
-    char err[256];
-    nproved = 0;
-    if (ir_sym_run(x, f, prog, err, sizeof err) != 0)
-        goto out;
-    ex_id boundary = ex_count(x);
-    if (check_exec(x, f, argmap, insns, no_red_zone, code, scratch) != 0)
-        goto out; /* the main run passed these: only memory can fail here; leave the limbs to the solver */
     uint64_t st = 0x1f0e5a3cull;
     if (!ranged && getenv("ECOPT_LF_MATCH"))
         lf_match_debug(R, x, l, boundary, code, prog);
@@ -533,12 +572,7 @@ static int prove_linear(run *R, bool **same, const uint32_t *argmap, const check
     }
 out:
     free(ev);
-    lf_free(l);
-    ex_ctx_free(x);
-    free(prog);
-    free(code);
-    free(ids);
-    free(scratch);
+    raw_run_free(&w);
     return nproved;
 }
 
@@ -557,31 +591,18 @@ static int prove_cut(run *R, bool **same, const uint32_t *argmap, const check_in
                      unsigned timeout, check_result *r)
 {
     const ir_func *f = R->f;
-    uint32_t total = 0;
-    for (uint32_t j = 0; j < f->narr; j++)
-        total += f->arr[j].len;
-    ex_ctx *x = ex_ctx_new();
-    ex_id **prog = calloc(f->narr, sizeof *prog), **code = calloc(f->narr, sizeof *code);
-    ex_id *ids = calloc(2 * (size_t)(total ? total : 1), sizeof *ids);
-    check_result *scratch = calloc(1, sizeof *scratch);
-    lf_ctx *l = x ? lf_new(x) : NULL;
+    raw_run w;
     uint32_t *cls = NULL;
     uint8_t *width = NULL;
     ir_u128 *lo = NULL, *hi = NULL, *ev = NULL;
     ex_id *members = NULL;
-    int nproved = -1;
-    if (!x || !prog || !code || !ids || !scratch || !l)
+    int made = raw_run_make(&w, R, argmap, insns, no_red_zone);
+    int nproved = made < 0 ? -1 : 0;
+    ex_ctx *x = w.x;
+    lf_ctx *l = w.l;
+    ex_id **prog = w.prog, **code = w.code;
+    if (made <= 0)
         goto out;
-    ex_ctx_set_raw(x, true);
-    for (uint32_t j = 0, at = 0; j < f->narr; at += f->arr[j].len, j++) {
-        prog[j] = ids + at;
-        code[j] = ids + total + at;
-    }
-    char err[256];
-    nproved = 0;
-    if (ir_sym_run(x, f, prog, err, sizeof err) != 0 ||
-        check_exec(x, f, argmap, insns, no_red_zone, code, scratch) != 0)
-        goto out; /* the main run passed these: only memory can fail here; leave the limbs to the solver */
     for (uint32_t j = 0; j < f->narr; j++)
         for (uint32_t i = 0; f->arr[j].is_output && i < f->arr[j].len; i++)
             if (code[j][i] && !(code[j][i] = ex_trunc(x, 64, code[j][i]))) {
@@ -657,12 +678,7 @@ out:
     free(hi);
     free(ev);
     free(members);
-    lf_free(l);
-    ex_ctx_free(x);
-    free(prog);
-    free(code);
-    free(ids);
-    free(scratch);
+    raw_run_free(&w);
     return nproved;
 }
 
