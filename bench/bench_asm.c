@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,29 @@ static void first_line(const char *path, char *buf, size_t n)
 }
 
 /* cc -fPIC -shared -o so s; its stderr into errpath. 0 ok */
+/* The temporary directory and the files of the .S being assembled, for the SIGINT/SIGTERM handler: an interrupted
+ * run removes them (unlink and rmdir are async-signal-safe) and then dies of the signal as it would have. */
+static char tmp_dir[512], tmp_files[3][600];
+static volatile sig_atomic_t tmp_live;
+static volatile pid_t cc_child; /* the assembler running, else 0: stopped and waited for first (its temporaries) */
+
+static void tmp_cleanup_on_signal(int sig)
+{
+    pid_t child = cc_child;
+    if (child > 0) {
+        kill(child, SIGTERM);
+        waitpid(child, NULL, 0);
+    }
+    if (tmp_live) {
+        for (int k = 0; k < 3; k++)
+            if (tmp_files[k][0])
+                unlink(tmp_files[k]);
+        rmdir(tmp_dir);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static int assemble(const char *s, const char *so, const char *errpath)
 {
     pid_t pid = fork();
@@ -171,10 +195,14 @@ static int assemble(const char *s, const char *so, const char *errpath)
         execlp("cc", "cc", "-fPIC", "-shared", "-o", so, s, (char *)NULL);
         _exit(127);
     }
+    cc_child = pid;
     int st = 0;
     while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
+        if (errno != EINTR) {
+            cc_child = 0;
             return -1;
+        }
+    cc_child = 0;
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
@@ -266,11 +294,25 @@ int main(int argc, char **argv)
     char dir[512];
     const char *tmpdir = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/ecopt-bench-asm-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = tmp_cleanup_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, NULL, &old_int); /* a signal the caller ignores (a background job's SIGINT) stays ignored */
+    sigaction(SIGTERM, NULL, &old_term);
+    if (old_int.sa_handler != SIG_IGN)
+        sigaction(SIGINT, &sa, NULL);
+    if (old_term.sa_handler != SIG_IGN)
+        sigaction(SIGTERM, &sa, NULL);
     if (!mkdtemp(dir)) {
         fprintf(stderr, "ecopt_bench_asm: mkdtemp %s: %s\n", dir, strerror(errno));
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
         ir_func_free(f);
         return 1;
     }
+    memcpy(tmp_dir, dir, sizeof tmp_dir);
+    tmp_live = 1;
     void *dl[MAX_FILES] = {0};
     measure_fn fns[MAX_FILES];
     int rc = 0;
@@ -282,6 +324,11 @@ int main(int argc, char **argv)
         snprintf(spath, sizeof spath, "%s/f%d.S", dir, i);
         snprintf(sopath, sizeof sopath, "%s/f%d.so", dir, i);
         snprintf(epath, sizeof epath, "%s/f%d.err", dir, i);
+        tmp_live = 0; /* the handler never sees a half-copied path */
+        memcpy(tmp_files[0], spath, sizeof tmp_files[0]);
+        memcpy(tmp_files[1], sopath, sizeof tmp_files[1]);
+        memcpy(tmp_files[2], epath, sizeof tmp_files[2]);
+        tmp_live = 1;
         if (!text) {
             fprintf(stderr, "ecopt_bench_asm: %s: %s\n", files[i], strerror(errno ? errno : EIO));
             rc = 2;
@@ -314,6 +361,9 @@ int main(int argc, char **argv)
         unlink(epath);
     }
     rmdir(dir);
+    tmp_live = 0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     if (rc != 0) {
         for (int i = 0; i < nf; i++)
             if (dl[i])
