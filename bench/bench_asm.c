@@ -170,8 +170,8 @@ static volatile pid_t cc_child; /* the assembler running, else 0: stopped and wa
 static void tmp_cleanup_on_signal(int sig)
 {
     pid_t child = cc_child;
-    if (child > 0) {
-        kill(child, SIGTERM);
+    if (child > 0) { /* the assembler's whole process group: the driver and its cc1, as, ld */
+        kill(-child, SIGTERM);
         waitpid(child, NULL, 0);
     }
     if (tmp_live) {
@@ -186,16 +186,30 @@ static void tmp_cleanup_on_signal(int sig)
 
 static int assemble(const char *s, const char *so, const char *errpath)
 {
+    /* SIGINT/SIGTERM held from the fork until cc_child names the child, so the handler never misses it; the child
+     * leads its own process group (the handler signals the group: a driver stopped alone leaves its cc1 or ld
+     * running, which then writes temporaries after the driver removed its own). */
+    sigset_t hold, was;
+    sigemptyset(&hold);
+    sigaddset(&hold, SIGINT);
+    sigaddset(&hold, SIGTERM);
+    sigprocmask(SIG_BLOCK, &hold, &was);
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        sigprocmask(SIG_SETMASK, &was, NULL);
         return -1;
+    }
     if (pid == 0) {
+        setpgid(0, 0);
+        sigprocmask(SIG_SETMASK, &was, NULL);
         FILE *e = freopen(errpath, "w", stderr);
         (void)e;
         execlp("cc", "cc", "-fPIC", "-shared", "-o", so, s, (char *)NULL);
         _exit(127);
     }
+    setpgid(pid, pid); /* also here: the handler may signal the group before the child has run */
     cc_child = pid;
+    sigprocmask(SIG_SETMASK, &was, NULL);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR) {
@@ -324,11 +338,15 @@ int main(int argc, char **argv)
         snprintf(spath, sizeof spath, "%s/f%d.S", dir, i);
         snprintf(sopath, sizeof sopath, "%s/f%d.so", dir, i);
         snprintf(epath, sizeof epath, "%s/f%d.err", dir, i);
-        tmp_live = 0; /* the handler never sees a half-copied path */
+        sigset_t hold, was; /* the handler never sees a half-copied path */
+        sigemptyset(&hold);
+        sigaddset(&hold, SIGINT);
+        sigaddset(&hold, SIGTERM);
+        sigprocmask(SIG_BLOCK, &hold, &was);
         memcpy(tmp_files[0], spath, sizeof tmp_files[0]);
         memcpy(tmp_files[1], sopath, sizeof tmp_files[1]);
         memcpy(tmp_files[2], epath, sizeof tmp_files[2]);
-        tmp_live = 1;
+        sigprocmask(SIG_SETMASK, &was, NULL);
         if (!text) {
             fprintf(stderr, "ecopt_bench_asm: %s: %s\n", files[i], strerror(errno ? errno : EIO));
             rc = 2;
