@@ -635,8 +635,7 @@ static int cmd_x25519(int argc, char **argv)
     rc = ecopt_x25519(secret, key.priv, peer.pub);
     if (rc == ECOPT_ERR_SMALL_ORDER) {
         rc = cli_fail(CLI_USAGE, strcmp(o_peer->value, "-") == 0 ? "standard input" : o_peer->value,
-                      "the peer's public key has small order (the shared secret would be all zero): %s",
-                      ecopt_strerror(rc));
+                      "the peer's public key has small order (the shared secret would be all zero)");
         goto out;
     }
     if (rc != ECOPT_OK) {
