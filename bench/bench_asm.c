@@ -161,8 +161,11 @@ static void first_line(const char *path, char *buf, size_t n)
 }
 
 /* cc -fPIC -shared -o so s; its stderr into errpath. 0 ok */
-/* The temporary directory and the files of the .S being assembled, for the SIGINT/SIGTERM handler: an interrupted
- * run removes them (unlink and rmdir are async-signal-safe) and then dies of the signal as it would have. */
+/* The temporary directory and the files of the .S being assembled, for the handler of the terminating signals a
+ * user or a session sends (SIGINT, SIGTERM, SIGHUP, SIGQUIT): an interrupted run removes them (unlink and rmdir are
+ * async-signal-safe) and then dies of the signal as it would have. */
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+enum { NTMP_SIGNALS = sizeof tmp_signals / sizeof tmp_signals[0] };
 static char tmp_dir[512], tmp_files[3][600];
 static volatile sig_atomic_t tmp_live;
 static volatile pid_t cc_child; /* the assembler running, else 0: stopped and waited for first (its temporaries) */
@@ -184,16 +187,23 @@ static void tmp_cleanup_on_signal(int sig)
     raise(sig);
 }
 
+/* tmp_signals_hold — blocks tmp_signals, the previous mask into was */
+static void tmp_signals_hold(sigset_t *was)
+{
+    sigset_t hold;
+    sigemptyset(&hold);
+    for (int k = 0; k < NTMP_SIGNALS; k++)
+        sigaddset(&hold, tmp_signals[k]);
+    sigprocmask(SIG_BLOCK, &hold, was);
+}
+
 static int assemble(const char *s, const char *so, const char *errpath)
 {
-    /* SIGINT/SIGTERM held from the fork until cc_child names the child, so the handler never misses it; the child
+    /* tmp_signals held from the fork until cc_child names the child, so the handler never misses it; the child
      * leads its own process group (the handler signals the group: a driver stopped alone leaves its cc1 or ld
      * running, which then writes temporaries after the driver removed its own). */
-    sigset_t hold, was;
-    sigemptyset(&hold);
-    sigaddset(&hold, SIGINT);
-    sigaddset(&hold, SIGTERM);
-    sigprocmask(SIG_BLOCK, &hold, &was);
+    sigset_t was;
+    tmp_signals_hold(&was);
     pid_t pid = fork();
     if (pid < 0) {
         sigprocmask(SIG_SETMASK, &was, NULL);
@@ -308,20 +318,20 @@ int main(int argc, char **argv)
     char dir[512];
     const char *tmpdir = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/ecopt-bench-asm-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
-    struct sigaction sa, old_int, old_term;
+    struct sigaction sa, old_sa[NTMP_SIGNALS];
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = tmp_cleanup_on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, NULL, &old_int); /* a signal the caller ignores (a background job's SIGINT) stays ignored */
-    sigaction(SIGTERM, NULL, &old_term);
-    if (old_int.sa_handler != SIG_IGN)
-        sigaction(SIGINT, &sa, NULL);
-    if (old_term.sa_handler != SIG_IGN)
-        sigaction(SIGTERM, &sa, NULL);
+    for (int k = 0; k < NTMP_SIGNALS; k++) { /* a signal the caller ignores (a background job's SIGINT, nohup's
+                                              * SIGHUP) stays ignored */
+        sigaction(tmp_signals[k], NULL, &old_sa[k]);
+        if (old_sa[k].sa_handler != SIG_IGN)
+            sigaction(tmp_signals[k], &sa, NULL);
+    }
     if (!mkdtemp(dir)) {
         fprintf(stderr, "ecopt_bench_asm: mkdtemp %s: %s\n", dir, strerror(errno));
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
+        for (int k = 0; k < NTMP_SIGNALS; k++)
+            sigaction(tmp_signals[k], &old_sa[k], NULL);
         ir_func_free(f);
         return 1;
     }
@@ -338,11 +348,8 @@ int main(int argc, char **argv)
         snprintf(spath, sizeof spath, "%s/f%d.S", dir, i);
         snprintf(sopath, sizeof sopath, "%s/f%d.so", dir, i);
         snprintf(epath, sizeof epath, "%s/f%d.err", dir, i);
-        sigset_t hold, was; /* the handler never sees a half-copied path */
-        sigemptyset(&hold);
-        sigaddset(&hold, SIGINT);
-        sigaddset(&hold, SIGTERM);
-        sigprocmask(SIG_BLOCK, &hold, &was);
+        sigset_t was; /* the handler never sees a half-copied path */
+        tmp_signals_hold(&was);
         memcpy(tmp_files[0], spath, sizeof tmp_files[0]);
         memcpy(tmp_files[1], sopath, sizeof tmp_files[1]);
         memcpy(tmp_files[2], epath, sizeof tmp_files[2]);
@@ -380,8 +387,8 @@ int main(int argc, char **argv)
     }
     rmdir(dir);
     tmp_live = 0;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    for (int k = 0; k < NTMP_SIGNALS; k++)
+        sigaction(tmp_signals[k], &old_sa[k], NULL);
     if (rc != 0) {
         for (int i = 0; i < nf; i++)
             if (dl[i])

@@ -46,21 +46,24 @@ check2 'nosuch.ir' --ir "$tmp/nosuch.ir" "$s" "$s"
 check2 'Shapes line has 3 arrays, the program 11' --ir "$ir" "$s" "$src/src/field/generated/ecopt_fe_mul_adx.S"
 check2 'given more than once' --ir "$ir" --runs 2 --runs 3 "$s" "$s"
 check2 'not a CPU this process may run on' --ir "$ir" --cpu 4095 "$s" "$s"
-# terminated while it assembles (16 files take a while): it removes its directory, then dies of the signal (SIGTERM:
-# a background job of a script ignores SIGINT, and the tool leaves an ignored signal ignored)
-"$tool" --ir "$ir" --runs 1 --rounds 5 --cpu 0 "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" \
-    "$s" "$s" > /dev/null 2>&1 &
-pid=$!
-seen=0
-for ((k = 0; k < 1000 && !seen; k++)); do # up to 10 s for the directory to appear
-    if compgen -G "$tmp/td/ecopt-bench-asm-*/f*" > /dev/null; then seen=1; else sleep 0.01; fi
+# terminated while it assembles (16 files take a while): it removes its directory, then dies of the signal (SIGTERM
+# and SIGHUP, 128 + signal number; not SIGINT: a background job of a script ignores it, and the tool leaves an
+# ignored signal ignored)
+for sig in TERM:143 HUP:129; do
+    "$tool" --ir "$ir" --runs 1 --rounds 5 --cpu 0 "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" \
+        "$s" "$s" "$s" > /dev/null 2>&1 &
+    pid=$!
+    seen=0
+    for ((k = 0; k < 1000 && !seen; k++)); do # up to 10 s for the directory to appear
+        if compgen -G "$tmp/td/ecopt-bench-asm-*/f*" > /dev/null; then seen=1; else sleep 0.01; fi
+    done
+    kill -"${sig%:*}" $pid 2> /dev/null
+    wait $pid
+    r=$?
+    [ $seen -eq 1 ] || fail "SIG${sig%:*}: the temporary directory never appeared"
+    [ $r -eq "${sig#*:}" ] || fail "SIG${sig%:*}: exit $r, want ${sig#*:} (died of the signal)"
+    [ -z "$(ls -A "$tmp/td")" ] || fail "SIG${sig%:*}: temporary files left behind: $(ls -A "$tmp/td")"
 done
-kill -TERM $pid 2> /dev/null
-wait $pid
-r=$?
-[ $seen -eq 1 ] || fail "terminate: the temporary directory never appeared"
-[ $r -eq 143 ] || fail "terminate: exit $r, want 143 (died of SIGTERM)"
-[ -z "$(ls -A "$tmp/td")" ] || fail "temporary files left behind: $(ls -A "$tmp/td")"
 "$tool" --help > "$tmp/help" 2> "$tmp/err3" && grep -q '^usage: ecopt_bench_asm' "$tmp/help" && [ ! -s "$tmp/err3" ] ||
     fail "--help: not usage on stdout with exit 0"
 [ $fails -eq 0 ] && echo "ok" || echo "$fails failure(s)"
