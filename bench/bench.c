@@ -13,6 +13,7 @@
  * Usage: ecopt_bench [--rounds N] [--batch N] [--cpu N] [--out DIR]
  * Writes DIR/bench.md (markdown table), DIR/bench.dat and, when gnuplot is installed, DIR/bench.png. */
 #define _GNU_SOURCE
+#include <cpuid.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <sched.h>
@@ -221,6 +222,35 @@ static void setup(void) {
     }
 }
 
+/* cpu_describe — "<brand> (family F, model M, stepping S; AVX-512 IFMA yes|no)" from cpuid (leaves 1, 7 and
+ * 0x80000002-4; family and model with their extended fields, as the vendors' manuals define them): these hosts are
+ * not all alike, so a table says which CPU it measured. */
+static void cpu_describe(char *out, size_t n) {
+    unsigned a, b, c, d, regs[12] = {0};
+    char brand[49] = "unknown CPU";
+    if (__get_cpuid(0x80000000u, &a, &b, &c, &d) && a >= 0x80000004u) {
+        for (unsigned i = 0; i < 3; i++)
+            __get_cpuid(0x80000002u + i, &regs[4 * i], &regs[4 * i + 1], &regs[4 * i + 2], &regs[4 * i + 3]);
+        memcpy(brand, regs, 48);
+        brand[48] = 0;
+        char *e = brand + strlen(brand);
+        while (e > brand && e[-1] == ' ') *--e = 0;
+    }
+    char *bp = brand;
+    while (*bp == ' ') bp++;
+    unsigned fam = 0, model = 0, step = 0, ifma = 0;
+    if (__get_cpuid(1, &a, &b, &c, &d)) {
+        fam = (a >> 8) & 15;
+        model = (a >> 4) & 15;
+        step = a & 15;
+        if (fam == 15) fam += (a >> 20) & 255;
+        if (fam >= 6) model |= ((a >> 16) & 15) << 4;
+    }
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) ifma = (b >> 16 & 1) && (b >> 21 & 1); /* AVX512F, AVX512IFMA */
+    snprintf(out, n, "%s (family %u, model %u, stepping %u; AVX-512 IFMA %s)", bp, fam, model, step,
+             ifma ? "yes" : "no");
+}
+
 int main(int argc, char **argv) {
     int rounds = 31, batch = 8, cpu = -1;
     const char *outdir = "bench/results";
@@ -272,6 +302,9 @@ int main(int argc, char **argv) {
     printf("ecopt %s bench: median rdtsc ticks per operation (%d rounds of %d calls, interleaved, pinned to CPU %d)\n",
            ecopt_version(), rounds, batch, cpu);
     printf("peers: libsodium %s; %s\n", sodium_version_string(), OpenSSL_version(OPENSSL_VERSION));
+    char cpu_text[160];
+    cpu_describe(cpu_text, sizeof cpu_text);
+    printf("cpu: %s\n", cpu_text);
     printf("tick rate: %.3f GHz (ticks are TSC ticks, not core cycles)\n\n", rate / 1e9);
 
     static double med[NOPS][MAXIMPL];
@@ -353,8 +386,8 @@ int main(int argc, char **argv) {
     if (!md || !dat) die("cannot write the results (does the output folder exist?)");
     fprintf(md, "# ecopt benchmark\n\nMedian rdtsc ticks per operation (%d rounds of %d calls, interleaved in random "
                 "order, pinned to CPU %d; TSC %.3f GHz, ticks are not core cycles). Ratio = ticks / libsodium's "
-                "ticks (lower is faster).\n\nPeers: libsodium %s; %s.\n\n",
-            rounds, batch, cpu, rate / 1e9, sodium_version_string(), OpenSSL_version(OPENSSL_VERSION));
+                "ticks (lower is faster).\n\nCPU: %s.\n\nPeers: libsodium %s; %s.\n\n",
+            rounds, batch, cpu, rate / 1e9, cpu_text, sodium_version_string(), OpenSSL_version(OPENSSL_VERSION));
     fprintf(md, "| operation | implementation | median ticks | ops/s | ratio vs libsodium |\n|---|---|---:|---:|---:|\n");
     fprintf(dat, "operation"); /* a header row (not a comment): gnuplot's columnhead names the series from it */
     for (size_t k = 0; k < nimpl; k++) fprintf(dat, "\t%s", impls[k].name);
