@@ -3,7 +3,8 @@
  *
  *   ifma_probe --check [--random N]   RFC 7748 section 5.2 vectors (and the 1 and 1000 iterations) and N random or
  *                                     edge inputs (default 1000) against ecopt_x25519, for the plain-C emulation of
- *                                     the IFMA instructions (every CPU) and for the IFMA code (when cpuid reports
+ *                                     the IFMA instructions (every CPU), for the vector code with only the IFMA
+ *                                     instructions emulated (AVX2 CPUs) and for the IFMA code (when cpuid reports
  *                                     AVX512F, AVX512VL and AVX512IFMA and the OS saves zmm state; else a SKIP line)
  *   ifma_probe --bench [--rounds N]   median rdtsc ticks per ladder step and per X25519, interleaved in one process
  *                                     with ecopt_x25519 and libsodium's crypto_scalarmult; SKIP line without IFMA
@@ -120,12 +121,10 @@ static inline emu_v emu_blend(emu_v a, emu_v b, int m) {
 #undef PERM4
 #undef MASK51
 
-/* ---- the IFMA copy: ymm registers (four lanes); EVEX encodings give it ymm0-31 ---------------------------------- */
+/* ---- the vector copies: ymm registers, four lanes. All but the two IFMA instructions are AVX2 intrinsics, shared
+ * by the IFMA copy and the "avx2" copy, which runs the same vector code with the IFMA instructions emulated lane by
+ * lane, so the lane mapping of every permute, blend and constant is tested on CPUs without AVX-512 too. ---------- */
 #define V __m256i
-#define ATTR __attribute__((target("avx512f,avx512vl,avx512ifma")))
-#define NS(x) x##_ifma
-#define v_madd52lo _mm256_madd52lo_epu64
-#define v_madd52hi _mm256_madd52hi_epu64
 #define v_add _mm256_add_epi64
 #define v_sub _mm256_sub_epi64
 #define v_and _mm256_and_si256
@@ -141,32 +140,68 @@ static inline emu_v emu_blend(emu_v a, emu_v b, int m) {
 #define V_BLEND(a, b, m)                                                                                           \
     _mm256_blend_epi32((a), (b), (((m) & 1) ? 0x03 : 0) | (((m) & 2) ? 0x0c : 0) | (((m) & 4) ? 0x30 : 0) |        \
                                      (((m) & 8) ? 0xc0 : 0))
+
+#define ATTR __attribute__((target("avx512f,avx512vl,avx512ifma")))
+#define NS(x) x##_ifma
+#define v_madd52lo _mm256_madd52lo_epu64
+#define v_madd52hi _mm256_madd52hi_epu64
+#include "ifma_probe_ladder.h"
+#undef ATTR
+#undef NS
+#undef v_madd52lo
+#undef v_madd52hi
+#undef PERM4
+#undef MASK51
+
+#define ATTR __attribute__((target("avx2")))
+#define NS(x) x##_avx2
+static ATTR inline __m256i avx2_madd52lo(__m256i c, __m256i a, __m256i b) {
+    emu_v cv, av, bv;
+    _mm256_storeu_si256((__m256i *)(void *)cv.w, c);
+    _mm256_storeu_si256((__m256i *)(void *)av.w, a);
+    _mm256_storeu_si256((__m256i *)(void *)bv.w, b);
+    cv = emu_madd52lo(cv, av, bv);
+    return _mm256_loadu_si256((const __m256i *)(const void *)cv.w);
+}
+static ATTR inline __m256i avx2_madd52hi(__m256i c, __m256i a, __m256i b) {
+    emu_v cv, av, bv;
+    _mm256_storeu_si256((__m256i *)(void *)cv.w, c);
+    _mm256_storeu_si256((__m256i *)(void *)av.w, a);
+    _mm256_storeu_si256((__m256i *)(void *)bv.w, b);
+    cv = emu_madd52hi(cv, av, bv);
+    return _mm256_loadu_si256((const __m256i *)(const void *)cv.w);
+}
+#define v_madd52lo avx2_madd52lo
+#define v_madd52hi avx2_madd52hi
 #include "ifma_probe_ladder.h"
 
 /* ---- scalar radix-2^51 field: decoding, the final inversion and encoding ---------------------------------------- */
 typedef unsigned __int128 u128;
 #define MASK51_S ((UINT64_C(1) << 51) - 1)
 
-/* h = f g mod p. In: limbs < 2^52. Columns < 5 * 19 * 2^104 < 2^111. Out: limbs < 2^51 + 2^15. */
+/* h = f g mod p. In: limbs < 2^52 (so 19 g_j < 2^57 and every product < 2^109). Columns < 5 * 2^109 < 2^112.
+ * Out: limbs < 2^51 + 2^15. */
 static void fe51_mul(uint64_t h[5], const uint64_t f[5], const uint64_t g[5]) {
-    u128 c[5] = {0};
-    for (int i = 0; i < 5; i++)
-        for (int j = 0; j < 5; j++) {
-            u128 t = (u128)f[i] * g[j];
-            if (i + j < 5)
-                c[i + j] += t;
-            else
-                c[i + j - 5] += t * 19; /* 2^255 = 19 (mod p) */
-        }
-    u128 carry = 0;
-    for (int i = 0; i < 5; i++) {
-        c[i] += carry;
-        h[i] = (uint64_t)c[i] & MASK51_S;
-        carry = c[i] >> 51;
-    }
-    u128 x = (u128)h[0] + carry * 19; /* carry < 2^61 */
+    uint64_t g19[5];
+    for (int j = 1; j < 5; j++) g19[j] = 19 * g[j]; /* 2^255 = 19 (mod p) */
+    u128 c0 = (u128)f[0] * g[0] + (u128)f[1] * g19[4] + (u128)f[2] * g19[3] + (u128)f[3] * g19[2] + (u128)f[4] * g19[1];
+    u128 c1 = (u128)f[0] * g[1] + (u128)f[1] * g[0] + (u128)f[2] * g19[4] + (u128)f[3] * g19[3] + (u128)f[4] * g19[2];
+    u128 c2 = (u128)f[0] * g[2] + (u128)f[1] * g[1] + (u128)f[2] * g[0] + (u128)f[3] * g19[4] + (u128)f[4] * g19[3];
+    u128 c3 = (u128)f[0] * g[3] + (u128)f[1] * g[2] + (u128)f[2] * g[1] + (u128)f[3] * g[0] + (u128)f[4] * g19[4];
+    u128 c4 = (u128)f[0] * g[4] + (u128)f[1] * g[3] + (u128)f[2] * g[2] + (u128)f[3] * g[1] + (u128)f[4] * g[0];
+    c1 += (uint64_t)(c0 >> 51);
+    h[0] = (uint64_t)c0 & MASK51_S;
+    c2 += (uint64_t)(c1 >> 51);
+    h[1] = (uint64_t)c1 & MASK51_S;
+    c3 += (uint64_t)(c2 >> 51);
+    h[2] = (uint64_t)c2 & MASK51_S;
+    c4 += (uint64_t)(c3 >> 51);
+    h[3] = (uint64_t)c3 & MASK51_S;
+    uint64_t top = (uint64_t)(c4 >> 51); /* < 2^62 */
+    h[4] = (uint64_t)c4 & MASK51_S;
+    u128 x = (u128)h[0] + (u128)top * 19;
     h[0] = (uint64_t)x & MASK51_S;
-    h[1] += (uint64_t)(x >> 51);
+    h[1] += (uint64_t)(x >> 51); /* < 2^15 */
 }
 
 static void fe51_sqn(uint64_t h[5], const uint64_t f[5], int n) {
@@ -261,6 +296,9 @@ static void x25519_emu(uint8_t out[32], const uint8_t s[32], const uint8_t u[32]
 static void x25519_ifma(uint8_t out[32], const uint8_t s[32], const uint8_t u[32]) {
     x25519_with(ladder_ifma, out, s, u);
 }
+static void x25519_avx2(uint8_t out[32], const uint8_t s[32], const uint8_t u[32]) {
+    x25519_with(ladder_avx2, out, s, u);
+}
 typedef void x25519_fn(uint8_t out[32], const uint8_t s[32], const uint8_t u[32]);
 
 /* ---- CPU test -------------------------------------------------------------------------------------------------- */
@@ -275,6 +313,17 @@ static int have_ifma(void) {
     if (__get_cpuid_max(0, NULL) < 7) return 0;
     __cpuid_count(7, 0, a, b, c, d);
     return (b >> 16 & 1) && (b >> 21 & 1) && (b >> 31 & 1);
+}
+
+/* AVX2 (leaf 7 ebx bit 5) and the OS saving ymm state (XCR0 bits 1, 2). */
+static int have_avx2(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c >> 27 & 1)) return 0;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 0x6) != 0x6 || __get_cpuid_max(0, NULL) < 7) return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    return b >> 5 & 1;
 }
 
 /* ---- checks ---------------------------------------------------------------------------------------------------- */
@@ -415,15 +464,26 @@ static void sodium_x25519(uint8_t out[32], const uint8_t s[32], const uint8_t u[
 static void ecopt_x25519_void(uint8_t out[32], const uint8_t s[32], const uint8_t u[32]) {
     if (ecopt_x25519(out, s, u) != ECOPT_OK) memset(out, 0, 32);
 }
+/* The scalar tail of the probe's X25519 (inversion, one multiplication, encoding): no IFMA, timed on any CPU. */
+static void probe_tail(uint8_t out[32], const uint8_t s[32], const uint8_t u[32]) {
+    uint64_t x[5], z[5], zi[5], r[5];
+    (void)s;
+    fe51_decode(x, u);
+    fe51_decode(z, out);
+    fe51_invert(zi, z);
+    fe51_mul(r, x, zi);
+    fe51_encode(out, r);
+}
 
 enum { STEPS_PER_CALL = 255 };
 static int bench(int rounds, int with_ifma) {
-    enum { NI = 4 };
-    const char *names[NI] = {"ifma 4-way X25519", "ifma 4-way ladder step x255", "ecopt_x25519", "libsodium"};
-    x25519_fn *fns[NI] = {x25519_ifma, NULL, ecopt_x25519_void, sodium_x25519};
+    enum { NI = 5 };
+    const char *names[NI] = {"ifma 4-way X25519", "ifma 4-way ladder step x255", "ecopt_x25519", "libsodium",
+                             "probe's scalar inversion tail"};
+    x25519_fn *fns[NI] = {x25519_ifma, NULL, ecopt_x25519_void, sodium_x25519, probe_tail};
     uint64_t *samp[NI];
     for (int k = 0; k < NI; k++) samp[k] = calloc((size_t)rounds, sizeof(uint64_t));
-    uint8_t s[32], u[32], out[32];
+    uint8_t s[32], u[32], out[32] = {9};
     uint64_t ul[5];
     rng_bytes(s);
     rng_bytes(u);
@@ -456,6 +516,7 @@ static int bench(int rounds, int with_ifma) {
         if (k == 1) printf("  = %.1f ticks per step (%.1f cycles)", med[k] / STEPS_PER_CALL,
                            med[k] / STEPS_PER_CALL / 0.754);
         if (k != 1) printf("  ratio vs libsodium %.3f", med[k] / med[3]);
+        if (k == 0) printf("  (%.0f ticks outside the 255 steps)", med[0] - med[1]);
         printf("\n");
     }
     for (int k = 0; k < NI; k++) free(samp[k]);
@@ -478,14 +539,18 @@ int main(int argc, char **argv) {
     int ifma = have_ifma();
     if (!strcmp(mode, "--check")) {
         check_one("emulated IFMA (plain C)", x25519_emu, nrandom);
-        if (emu_wide_operands) {
-            printf("ifma_probe: FAIL: %lu multiplier operands of 2^52 or more in the emulated run\n", emu_wide_operands);
-            fails++;
-        }
+        if (have_avx2())
+            check_one("AVX2 with emulated IFMA", x25519_avx2, nrandom);
+        else
+            printf("ifma_probe: SKIP AVX2 check: cpuid/XCR0 report no AVX2 on this CPU\n");
         if (ifma)
             check_one("AVX-512 IFMA", x25519_ifma, nrandom);
         else
             printf("ifma_probe: SKIP AVX-512 IFMA check: cpuid/XCR0 report no AVX512F+VL+IFMA on this CPU\n");
+        if (emu_wide_operands) {
+            printf("ifma_probe: FAIL: %lu multiplier operands of 2^52 or more in the emulated runs\n", emu_wide_operands);
+            fails++;
+        }
         return fails ? 1 : 0;
     }
     if (!strcmp(mode, "--bench") || !strcmp(mode, "--baseline")) {
