@@ -181,8 +181,10 @@ typedef unsigned __int128 u128;
 
 /* h = f g mod p. In: limbs < 2^52 (so 19 g_j < 2^57 and every product < 2^109). Columns < 5 * 2^109 < 2^112.
  * Out: limbs < 2^51 + 2^15. */
+static unsigned long fe51_wide_inputs; /* inputs of 2^52 or more: none, by the bound arguments (--check counts) */
 static void fe51_mul(uint64_t h[5], const uint64_t f[5], const uint64_t g[5]) {
     uint64_t g19[5];
+    for (int j = 0; j < 5; j++) fe51_wide_inputs += ((f[j] | g[j]) >> 52) != 0; /* public: a bound check */
     for (int j = 1; j < 5; j++) g19[j] = 19 * g[j]; /* 2^255 = 19 (mod p) */
     u128 c0 = (u128)f[0] * g[0] + (u128)f[1] * g19[4] + (u128)f[2] * g19[3] + (u128)f[3] * g19[2] + (u128)f[4] * g19[1];
     u128 c1 = (u128)f[0] * g[1] + (u128)f[1] * g[0] + (u128)f[2] * g19[4] + (u128)f[3] * g19[3] + (u128)f[4] * g19[2];
@@ -547,6 +549,10 @@ int main(int argc, char **argv) {
             check_one("AVX-512 IFMA", x25519_ifma, nrandom);
         else
             printf("ifma_probe: SKIP AVX-512 IFMA check: cpuid/XCR0 report no AVX512F+VL+IFMA on this CPU\n");
+        if (fe51_wide_inputs) {
+            printf("ifma_probe: FAIL: %lu scalar multiplication inputs of 2^52 or more\n", fe51_wide_inputs);
+            fails++;
+        }
         if (emu_wide_operands) {
             printf("ifma_probe: FAIL: %lu multiplier operands of 2^52 or more in the emulated runs\n", emu_wide_operands);
             fails++;

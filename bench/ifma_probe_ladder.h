@@ -75,7 +75,8 @@ static ATTR inline NS(fv) NS(fv_perm_2301)(const NS(fv) *a) {
 static ATTR inline V NS(v_mul19)(V x) { return v_add(v_add(x, V_SLLI(x, 1)), V_SLLI(x, 4)); }
 
 /* One parallel carry: limb i keeps its low 51 bits plus the carry of limb i-1; limb 0 takes 19 times limb 4's.
- * In: limbs < 2^61. Out: limbs < 2^51 + 2^10, limb 0 < 2^51 + 19 * 2^10 (< 2^52: a valid IFMA input). */
+ * In: limbs < 2^63 (carries < 2^12). Out: limbs < 2^51 + 2^12, limb 0 < 2^51 + 19 * 2^12 (< 2^52: a valid IFMA
+ * input). */
 static ATTR inline void NS(fv_carry)(NS(fv) *a) {
     V m = v_set1(MASK51), t[5];
     for (int i = 0; i < 5; i++) {
@@ -87,9 +88,9 @@ static ATTR inline void NS(fv_carry)(NS(fv) *a) {
 }
 
 /* r = a * b lane by lane. In: limbs < 2^52. Column k (weight 2^(51 k)) sums at most 5 low halves (< 2^52 each) and
- * 5 doubled high halves (< 2^53): < 15 * 2^52 < 2^56; folding column k+5 (2^255 = 19) gives < 20 * 2^56 < 2^61;
- * then one carry. Out: as fv_carry's. */
-static ATTR inline __attribute__((always_inline)) NS(fv) NS(fv_mul)(const NS(fv) *a, const NS(fv) *b) {
+ * 5 doubled high halves (< 2^53): < 15 * 2^52 < 2^56; folding column k+5 (2^255 = 19) gives < 20 * 2^56 < 2^61.
+ * Out: with carry, as fv_carry's; without, limbs < 2^61 ("wide": not a multiplication input). */
+static ATTR inline __attribute__((always_inline)) NS(fv) NS(fv_mul)(const NS(fv) *a, const NS(fv) *b, int carry) {
     V lo[10], hi[10];
     for (int k = 0; k < 10; k++) lo[k] = hi[k] = v_set1(0);
     for (int i = 0; i < 5; i++)
@@ -103,12 +104,12 @@ static ATTR inline __attribute__((always_inline)) NS(fv) NS(fv_mul)(const NS(fv)
         V d = v_add(lo[k + 5], V_SLLI(hi[k + 5], 1));
         r.l[k] = v_add(c, NS(v_mul19)(d));
     }
-    NS(fv_carry)(&r);
+    if (carry) NS(fv_carry)(&r);
     return r;
 }
 
-/* r = a * k lane by lane, k < 2^52 a constant. In: limbs < 2^52. Columns < 2^52 + 2 k < 2^53, column 5 (< 2 k) folds
- * into column 0 times 19. Out: as fv_carry's. */
+/* r = a * k lane by lane, k < 2^20 a constant. In: limbs < 2^52. Columns < 2^52 + 2 k, column 5 (< 2 k) folds
+ * into column 0 times 19. Out: limbs < 2^53, not carried (wide). */
 static ATTR inline NS(fv) NS(fv_mul_small)(const NS(fv) *a, uint64_t k) {
     V kv = v_set1(k), z = v_set1(0), hi[5];
     NS(fv) r;
@@ -118,41 +119,46 @@ static ATTR inline NS(fv) NS(fv_mul_small)(const NS(fv) *a, uint64_t k) {
     }
     r.l[0] = v_add(r.l[0], NS(v_mul19)(hi[4]));
     for (int i = 1; i < 5; i++) r.l[i] = v_add(r.l[i], hi[i - 1]);
-    NS(fv_carry)(&r);
     return r;
 }
 
-/* r = a + (lanes 1, 3 ? 2p - b : b), then one carry. In: limbs of a, b < 2^51 + 2^15 (carried or products), so that
- * 2p - b has no negative limb (2p = 2^52 - 38 in limb 0, 2^52 - 2 in the others). Out: as fv_carry's. */
-static ATTR inline NS(fv) NS(fv_addsub_10)(const NS(fv) *a, const NS(fv) *b) { /* lanes 1 and 3 subtract */
-    NS(fv) r;
-    for (int i = 0; i < 5; i++) {
-        V twop = v_set1(i == 0 ? (UINT64_C(1) << 52) - 38 : (UINT64_C(1) << 52) - 2);
-        r.l[i] = v_add(a->l[i], V_BLEND(b->l[i], v_sub(twop, b->l[i]), 10));
+/* r = a + (per lane: b, K - b or 0), then one carry; K = 2^11 p (limbs 2^62 - 19 * 2^11 and 2^62 - 2^11). In: limbs
+ * of a and b < 2^61 (wide products allowed), so K - b has no negative limb and the sum is < 2^63. Out: as fv_carry's
+ * (carries < 2^12: limbs < 2^51 + 2^12, limb 0 < 2^51 + 19 * 2^12). neg and zero are constant lane masks. */
+#define NS_ADDSUB(name, neg, zero)                                                                                 \
+    static ATTR inline NS(fv) NS(name)(const NS(fv) *a, const NS(fv) *b) {                                         \
+        NS(fv) r;                                                                                                  \
+        for (int i = 0; i < 5; i++) {                                                                              \
+            V k = v_set1(i == 0 ? (UINT64_C(1) << 62) - (UINT64_C(19) << 11) : (UINT64_C(1) << 62) - (UINT64_C(1) << 11)); \
+            V t = V_BLEND(b->l[i], v_sub(k, b->l[i]), neg);                                                        \
+            r.l[i] = v_add(a->l[i], V_BLEND(t, v_set1(0), zero));                                                  \
+        }                                                                                                          \
+        NS(fv_carry)(&r);                                                                                          \
+        return r;                                                                                                  \
     }
-    NS(fv_carry)(&r);
-    return r;
-}
+NS_ADDSUB(fv_pmpm, 10, 0) /* (a0 + b0, a1 - b1, a2 + b2, a3 - b3) */
+NS_ADDSUB(fv_pm0m, 10, 4) /* (a0 + b0, a1 - b1, a2, a3 - b3) */
+#undef NS_ADDSUB
 
-/* The ladder step. In: s = (x_2, z_2, x_3, z_3), limbs < 2^51 + 2^15; x1v = (1, x_1, 1, 1), limbs < 2^52.
- * Out: (x_3, z_3, x_2, z_2) of RFC 7748's step (pairs swapped), limbs as fv_carry's. */
+/* The ladder step. In: s = (x_2, z_2, x_3, z_3), limbs < 2^61; x1v = (1, x_1, 1, 1), limbs < 2^52.
+ * Out: (x_3, z_3, x_2, z_2) of RFC 7748's step (pairs swapped), limbs < 2^61 (wide: carried at the next step's
+ * first addition). Only multiplication inputs are carried: three carries fewer than carrying every result. */
 static ATTR __attribute__((noinline)) NS(fv) NS(ladderstep)(const NS(fv) *s, const NS(fv) *x1v) {
     NS(fv) u = NS(fv_perm_0022)(s), w = NS(fv_perm_1133)(s); /* (x2, x2, x3, x3), (z2, z2, z3, z3) */
-    NS(fv) t = NS(fv_addsub_10)(&u, &w);                     /* (A, B, C, D) */
+    NS(fv) t = NS(fv_pmpm)(&u, &w);                          /* (A, B, C, D) */
     NS(fv) l = NS(fv_perm_0132)(&t), r = NS(fv_perm_0101)(&t);
-    NS(fv) p = NS(fv_mul)(&l, &r);                            /* (AA, BB, DA, CB) */
+    NS(fv) p = NS(fv_mul)(&l, &r, 0);                           /* (AA, BB, DA, CB), wide */
     NS(fv) q1 = NS(fv_perm_2200)(&p), q2 = NS(fv_perm_3311)(&p); /* (DA, DA, AA, AA), (CB, CB, BB, BB) */
-    NS(fv) v = NS(fv_addsub_10)(&q1, &q2);                    /* (DA+CB, DA-CB, AA+BB, E = AA-BB) */
-    NS(fv) e24 = NS(fv_mul_small)(&v, 121665);               /* lane 3: a24 E (RFC 7748: a24 = 121665) */
-    NS(fv) l2, r2;
+    NS(fv) l2 = NS(fv_pm0m)(&q1, &q2);                        /* (DA+CB, DA-CB, AA, E = AA-BB) */
+    NS(fv) e24 = NS(fv_mul_small)(&l2, 121665);              /* lane 3: a24 E (RFC 7748: a24 = 121665), wide */
+    NS(fv) r2;
     for (int i = 0; i < 5; i++) {
-        V s24 = v_add(q1.l[i], e24.l[i]); /* lane 3: AA + a24 E, < 2^53: carried below */
-        l2.l[i] = V_BLEND(v.l[i], q1.l[i], 4);                /* (DA+CB, DA-CB, AA, E) */
-        r2.l[i] = V_BLEND(V_BLEND(v.l[i], q2.l[i], 4), s24, 8); /* (DA+CB, DA-CB, BB, AA + a24 E) */
+        V s24 = v_add(q1.l[i], e24.l[i]); /* lane 3: AA + a24 E, < 2^61 + 2^53 */
+        r2.l[i] = V_BLEND(V_BLEND(l2.l[i], q2.l[i], 4), s24, 8); /* (DA+CB, DA-CB, BB, AA + a24 E) */
     }
     NS(fv_carry)(&r2);
-    NS(fv) p2 = NS(fv_mul)(&l2, &r2); /* (x_3, (DA-CB)^2, x_2, z_2) */
-    return NS(fv_mul)(&p2, x1v);      /* (x_3, z_3, x_2, z_2) */
+    NS(fv) p2 = NS(fv_mul)(&l2, &r2, 1); /* (x_3, (DA-CB)^2, x_2, z_2) */
+    return NS(fv_mul)(&p2, x1v, 0);      /* (x_3, z_3, x_2, z_2), wide */
 }
 
 /* Lanes (a if mask is all ones, else b): the constant-time select. */
@@ -182,6 +188,7 @@ static ATTR void NS(ladder)(uint64_t x2[5], uint64_t z2[5], const uint8_t k[32],
     }
     NS(fv) q = NS(fv_perm_2301)(&pv);
     NS(fv) s = NS(fv_select)(v_set1(UINT64_C(0) - swap), &pv, &q);
+    NS(fv_carry)(&s); /* limbs < 2^52 for the scalar tail */
     for (int i = 0; i < 5; i++) {
         uint64_t lane[4];
         v_store(lane, s.l[i]);
