@@ -7,7 +7,7 @@ on a CPU without AVX-512). Not a measurement.
 
 Vector registers only (xmm/ymm/zmm N alias); vpmadd52* also read their destination; register moves cost 0 (renamed);
 loads of the function's inputs are ready at 0; a reload of a stack slot waits for its store plus --fwd cycles
-(store forwarding); every other instruction costs 1 cycle. Prints the instruction count, the mnemonic counts and the
+(store forwarding); vpmul*q cost --mul-lat; every other instruction costs 1 cycle. Prints the instruction count, the mnemonic counts and the
 critical path with the mnemonics on it."""
 import argparse
 import collections
@@ -19,6 +19,7 @@ ap.add_argument("obj")
 ap.add_argument("function", nargs="?", default="ladderstep_ifma")
 ap.add_argument("--ifma-lat", type=int, default=4)
 ap.add_argument("--perm-lat", type=int, default=4)
+ap.add_argument("--mul-lat", type=int, default=3)  # vpmuludq, vpmuldq, vpmullq (clang's 19 x)
 ap.add_argument("--fwd", type=int, default=6)
 a = ap.parse_args()
 
@@ -35,7 +36,8 @@ for line in dis.splitlines():
 if not body:
     raise SystemExit("%s: no function %s" % (a.obj, a.function))
 
-lat = {"vpmadd52luq": a.ifma_lat, "vpmadd52huq": a.ifma_lat, "vpermq": a.perm_lat}
+lat = {"vpmadd52luq": a.ifma_lat, "vpmadd52huq": a.ifma_lat, "vpermq": a.perm_lat, "vpmuludq": a.mul_lat,
+       "vpmuldq": a.mul_lat, "vpmullq": a.mul_lat}
 moves = ("vmovdqa", "vmovdqa32", "vmovdqa64", "vmovdqu", "vmovdqu64", "vmovq")
 ready, who, prev = {}, {}, {}
 best = (0, None)
@@ -70,6 +72,6 @@ while i is not None:
     i = prev[i]
 print("%s %s: %d instructions" % (a.obj, a.function, len(body)))
 print("  mnemonics:", ", ".join("%d %s" % (n, m) for m, n in collections.Counter(b.split()[0] for b in body).most_common()))
-print("  critical path: %d cycles (IFMA latency %d, vpermq %d, store forwarding %d, others 1), %d instructions: %s"
-      % (best[0], a.ifma_lat, a.perm_lat, a.fwd, len(chain),
+print("  critical path: %d cycles (IFMA latency %d, vpermq %d, vpmul*q %d, store forwarding %d, others 1), %d "
+      "instructions: %s" % (best[0], a.ifma_lat, a.perm_lat, a.mul_lat, a.fwd, len(chain),
          ", ".join("%d %s" % (n, m) for m, n in collections.Counter(chain).most_common())))
