@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "check/decode.h"
+#include "check/edges.h"
 #include "check/exec.h"
 #include "check/expr.h"
 #include "check/lf.h"
@@ -188,6 +189,84 @@ static void fill_inputs(run *R, unsigned it, uint64_t *st)
             R->in[j][i] = v;
         }
     }
+}
+
+/* edge_samples — the inputs at the prime's edges (edges.h), for sample_all: every input array that the edges fit
+ * alone at each of its edge values (p - 1, p, p + 1, 2p - 1, 2p, in its limbs) with the other arrays sampled as by
+ * fill_inputs; then, with two or more such arrays, all of them at one value together, and with exactly two, every
+ * pair of their values. Each sample is a whole copy of R->inbuf (total limbs, every array in order; the outputs'
+ * slots unused): *n of them in the returned array (free it), NULL with *n = 0 when there are none (no prime, or
+ * nothing fits the bounds) or memory runs out. R->in is left holding scratch. */
+static uint64_t *edge_samples(run *R, uint32_t total, unsigned *n)
+{
+    const ir_func *f = R->f;
+    uint64_t *ev[16] = { 0 }, *buf = NULL;
+    unsigned which[16][CHECK_NEDGE], cnt[16] = { 0 }, nfit = 0, cap = 0, k = 0;
+    uint32_t fit[16];
+    uint64_t st = 0x243f6a8885a308d3u; /* its own stream: sample_all's random samples stay what they were */
+    *n = 0;
+    for (uint32_t j = 0; j < f->narr && j < 16; j++) {
+        if (f->arr[j].is_output)
+            continue;
+        ev[j] = malloc((size_t)CHECK_NEDGE * f->arr[j].len * sizeof *ev[j]);
+        if (!ev[j])
+            goto out;
+        int c = check_edges(f, j, ev[j], which[j]);
+        cnt[j] = c > 0 ? (unsigned)c : 0;
+        if (cnt[j]) {
+            fit[nfit++] = j;
+            cap += cnt[j];
+        }
+    }
+    if (nfit == 0)
+        goto out;
+    if (nfit >= 2)
+        cap += CHECK_NEDGE;
+    if (nfit == 2)
+        cap += CHECK_NEDGE * CHECK_NEDGE;
+    buf = malloc((size_t)cap * total * sizeof *buf);
+    if (!buf)
+        goto out;
+#define PUT_EDGE(a, e)                                                                                            \
+    memcpy(R->in[fit[a]], ev[fit[a]] + (size_t)(e) * f->arr[fit[a]].len, f->arr[fit[a]].len * sizeof *buf)
+#define KEEP() memcpy(buf + (size_t)k++ * total, R->inbuf, total * sizeof *buf)
+    for (unsigned a = 0; a < nfit; a++) /* one array at an edge, the others sampled */
+        for (unsigned e = 0; e < cnt[fit[a]]; e++) {
+            fill_inputs(R, 2, &st);
+            PUT_EDGE(a, e);
+            KEEP();
+        }
+    for (unsigned v = 0; nfit >= 2 && v < CHECK_NEDGE; v++) { /* all at value v together (where it fits) */
+        bool any = false;
+        fill_inputs(R, 2, &st);
+        for (unsigned a = 0; a < nfit; a++)
+            for (unsigned e = 0; e < cnt[fit[a]]; e++)
+                if (which[fit[a]][e] == v) {
+                    PUT_EDGE(a, e);
+                    any = true;
+                }
+        if (any)
+            KEEP();
+    }
+    for (unsigned e0 = 0; nfit == 2 && e0 < cnt[fit[0]]; e0++) /* two arrays: every pair of different values */
+        for (unsigned e1 = 0; e1 < cnt[fit[1]]; e1++)
+            if (which[fit[0]][e0] != which[fit[1]][e1]) {
+                fill_inputs(R, 2, &st);
+                PUT_EDGE(0, e0);
+                PUT_EDGE(1, e1);
+                KEEP();
+            }
+#undef PUT_EDGE
+#undef KEEP
+    *n = k;
+out:
+    for (unsigned j = 0; j < 16; j++)
+        free(ev[j]);
+    if (*n == 0) {
+        free(buf);
+        buf = NULL;
+    }
+    return buf;
 }
 
 static bool range_debug(int level)
@@ -683,7 +762,8 @@ out:
 }
 
 /* sample_all — evaluate every non-identical output limb of both on nsamples inputs within the declared bounds
- * (edges often), all limbs per evaluation. 1 with r filled (OUTPUT_DIFFERS) when some limb differs, 0 none, -1 no
+ * (edges often), all limbs per evaluation, and on the inputs at the prime's edges (edge_samples) after the two
+ * corners. 1 with r filled (OUTPUT_DIFFERS) when some limb differs, 0 none, -1 no
  * memory. */
 static int sample_all(run *R, unsigned nsamples, const bool *const *same, check_result *r)
 {
@@ -694,8 +774,17 @@ static int sample_all(run *R, unsigned nsamples, const bool *const *same, check_
         return -1;
     uint64_t st = 0x6a09e667f3bcc908u;
     int found = 0;
-    for (unsigned it = 0; it < nsamples && !found; it++) {
-        fill_inputs(R, it, &st);
+    uint32_t total = 0;
+    for (uint32_t j = 0; j < f->narr; j++)
+        total += f->arr[j].len;
+    unsigned nedge = 0, ncorner = nsamples < 2 ? nsamples : 2;
+    uint64_t *edges = edge_samples(R, total, &nedge); /* none also when memory runs out: they only add samples */
+    for (unsigned it = 0; it < nsamples + nedge && !found; it++) {
+        bool edge = it >= ncorner && it < ncorner + nedge;
+        if (edge)
+            memcpy(R->inbuf, edges + (size_t)(it - ncorner) * total, total * sizeof *edges);
+        else
+            fill_inputs(R, it < ncorner ? it : it - nedge, &st);
         if (ex_eval_all(R->x, (const uint64_t *const *)R->in, vals) != 0) {
             free(vals);
             return -1;
@@ -714,14 +803,15 @@ static int sample_all(run *R, unsigned nsamples, const bool *const *same, check_
                     r->verdict = CHECK_REJECTED;
                     r->rule = CHECK_RULE_OUTPUT_DIFFERS;
                     snprintf(r->reason, sizeof r->reason,
-                             "output limb %u (%s) differs from the program on a sampled input (see counterexample)", i,
-                             nm);
+                             "output limb %u (%s) differs from the program on a sampled input%s (see counterexample)",
+                             i, nm, edge ? " at the prime's edges" : "");
                     cex_text(f, R->in, NULL, j, i, vc, vp, r->cex, sizeof r->cex);
                 }
             }
         }
     }
     free(vals);
+    free(edges);
     return found;
 }
 

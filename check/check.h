@@ -64,7 +64,9 @@ int check_rule_parse(const char *s);
 typedef struct {
     bool no_red_zone;      /* forbid the 128-byte red zone below rsp */
     unsigned timeout_ms;   /* per solver query; 0 = 60000 */
-    unsigned nsamples;     /* concrete input samples tried before each solver query; 0 = 64 */
+    unsigned nsamples;     /* concrete input samples tried before each solver query; 0 = 64; plus, when the program
+                              states its prime, the inputs at its edges p - 1 .. 2p (check/edges.h; at most 35
+                              for two input arrays) */
 } check_opts;
 
 typedef struct {
