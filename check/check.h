@@ -67,6 +67,7 @@ typedef struct {
     unsigned nsamples;     /* concrete input samples tried before each solver query; 0 = 64; plus, when the program
                               states its prime, the inputs at its edges p - 1 .. 2p (check/edges.h; at most 35
                               for two input arrays) */
+    bool no_sweep;         /* skip the cut stage's sweep (check.c: pairs proved equal by small queries) */
 } check_opts;
 
 typedef struct {
@@ -83,6 +84,7 @@ typedef struct {
     unsigned nlimbs_linear;    /* ... proved by identical linear forms with floors (lf.h) */
     unsigned nranged;          /* nodes of the code given the program's form by the range rule (lf_range_equal) */
     unsigned nlimbs_smt;       /* ... proved by the solver */
+    unsigned nswept;           /* node pairs the sweep proved equal by small cut queries (check.c) */
     double seconds_exec;       /* decode + symbolic execution of both */
     double seconds_smt;        /* solver (and sampling) */
     double seconds_total;
