@@ -19,7 +19,15 @@
  * a limb's cut query, every class member's form is evaluated against its expression on 4 inputs (the same self-test
  * as the linear forms'); the first limb whose cut query is not unsat ends the cut stage, and a cut query is given at
  * most CUT_TIMEOUT_MS (10 s). ECOPT_CHECK_EXPLAIN prints each cut query's size and answer, ECOPT_CUT_DEBUG=1 its
- * nodes, ECOPT_SMT_DUMP=FILE appends every query as SMT-LIB text (debugging aids). */
+ * nodes, ECOPT_SMT_DUMP=FILE appends every query as SMT-LIB text (debugging aids).
+ *
+ * Sweeping (sweep; Kuehlmann & Krohm, sec. 3). Where a code word and a program word are equal but their exact forms
+ * differ (the linear forms cannot see it), the classes stop below them and the limb's cut query keeps everything in
+ * between (secp256k1's Montgomery multiply compiled by gcc: both rounds, a timeout). Before the limbs' cut queries,
+ * such pairs (chosen by agreeing on sampled inputs) are asked one at a time, bottom-up, as small cut queries of their
+ * own; an unsat pair is equal for every input within the bounds by the same cut rule, and from then on the code node
+ * has the program node's form (lf_alias), so the pair is one class in every later query. The work is bounded
+ * (SWEEP_PAIRS, SWEEP_QUERY_MS, SWEEP_BUDGET_MS); check_opts.no_sweep or ECOPT_NO_SWEEP=1 turns it off. */
 #define _POSIX_C_SOURCE 200809L
 #include "check/check.h"
 
@@ -1109,7 +1117,8 @@ check_verdict check_function(const ir_func *f0, const check_code *code, const ch
             goto timed;
     }
     { /* z3 with cut-points at the words both sides share (prove_cut), before the uncut queries */
-        int cr = prove_cut(&R, same, argmap, &insns, o->no_red_zone, timeout, o->no_sweep, r);
+        bool no_sweep = o->no_sweep || (getenv("ECOPT_NO_SWEEP") && strcmp(getenv("ECOPT_NO_SWEEP"), "0") != 0);
+        int cr = prove_cut(&R, same, argmap, &insns, o->no_red_zone, timeout, no_sweep, r);
         if (cr < 0) {
             v = bad(r, "out of memory");
             goto timed;
