@@ -77,6 +77,14 @@ int check_rule_parse(const char *s)
     return -1;
 }
 
+/* cpu_now — this process's CPU time (z3 runs in it, one thread): a budget that a busy machine does not eat */
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static double now(void)
 {
     struct timespec t;
@@ -692,10 +700,11 @@ static int cut_selftest(run *R, ex_ctx *x, lf_ctx *l, const ex_id *members, uint
  * order (operands first, so a pair's query cuts at the pairs proved below it), each against at most SWEEP_TRY
  * program nodes with its signature, lowest ids first (samples rarely tell a word from the same word plus a carry
  * that is almost always 0; the earliest is the one the code's word usually equals, and the first unsat ends the
- * node's tries). Bounded: at most SWEEP_PAIRS queries of at most SWEEP_QUERY_MS each, SWEEP_BUDGET_MS in all
- * (secp256k1_montgomery mul compiled by gcc -O2: 88 queries, 16 unsat, about 14 s; the unsat ones take under
- * 0.13 s each, most others time out). Returns the number of pairs proved, or -1 when memory runs out. */
-enum { SWEEP_PAIRS = 128, SWEEP_TRY = 2, SWEEP_QUERY_MS = 250, SWEEP_BUDGET_MS = 20000 };
+ * node's tries). Bounded: at most SWEEP_PAIRS queries, each by z3's resource count (SWEEP_RLIMIT, deterministic:
+ * a loaded machine gives the same answers; SWEEP_QUERY_MS of wall time only as a backstop), SWEEP_BUDGET_MS of this
+ * process's CPU time in all (secp256k1_montgomery mul compiled by gcc -O2: about 83 queries, 16 unsat, whose rlimit
+ * counts reach 279450; about 14 s of CPU). Returns the number of pairs proved, or -1 when memory runs out. */
+enum { SWEEP_PAIRS = 128, SWEEP_TRY = 2, SWEEP_RLIMIT = 400000, SWEEP_QUERY_MS = 2000, SWEEP_BUDGET_MS = 20000 };
 static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *code, ex_id *const *prog,
                  const bool *const *same, unsigned timeout, uint32_t *cls, uint8_t *width, ir_u128 *lo, ir_u128 *hi,
                  ex_id *members, ir_u128 *ev)
@@ -745,7 +754,7 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
         tab[i] = y;
     }
     nsw = 0;
-    double t0 = now();
+    double t0 = cpu_now();
     unsigned npairs = 0;
     uint64_t st = 0x510e527fade682d1ull;
     for (ex_id v = boundary + 1; v <= cnt && npairs < SWEEP_PAIRS; v++) {
@@ -762,7 +771,7 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
                 break;
             if (!t)
                 continue;
-            double left_ms = SWEEP_BUDGET_MS - (now() - t0) * 1e3;
+            double left_ms = SWEEP_BUDGET_MS - (cpu_now() - t0) * 1e3;
             if (left_ms < 50)
                 goto out;
             unsigned q = left_ms < SWEEP_QUERY_MS ? (unsigned)left_ms : SWEEP_QUERY_MS;
@@ -778,7 +787,7 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
             }
             if (!ok)
                 continue;
-            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi };
+            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, SWEEP_RLIMIT };
             smt_result sr;
             smt_verdict sv = smt_differ_cut(x, v, y, &cuts, q, &sr);
             if (explain_on())
@@ -881,7 +890,7 @@ static int prove_cut(run *R, bool **same, const uint32_t *argmap, const check_in
             }
             if (!ok)
                 continue;
-            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi };
+            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, 0 };
             smt_result sr;
             smt_verdict sv =
                 smt_differ_cut(x, ce, pe, &cuts, timeout < CUT_TIMEOUT_MS ? timeout : CUT_TIMEOUT_MS, &sr);

@@ -735,7 +735,7 @@ static void test_cut_points(void)
                 failf("%s: word %u is not one class of both nodes", what, i);
         if (ncls < 4)
             failf("%s: %d classes", what, ncls);
-        smt_cuts cuts = { cls, cnt, ncls > 0 ? (uint32_t)ncls : 0, width, clo, chi };
+        smt_cuts cuts = { cls, cnt, ncls > 0 ? (uint32_t)ncls : 0, width, clo, chi, 0 };
         smt_result sr;
         smt_verdict v = smt_differ_cut(x, code, prog, &cuts, 20000, &sr);
         if (!wrong && v != SMT_EQUAL)
@@ -774,7 +774,7 @@ static void test_cut_points(void)
         ir_u128 clo[2] = { 0, 0 }, chi[2] = { 0, max64 };
         if (cls && C && S && D && C != S && S != D && ex_get(x, S)->nargs == 2 && ex_get(x, D)->nargs == 2) {
             cls[C] = 1;
-            smt_cuts cuts = { cls, cnt, 1, width, clo, chi };
+            smt_cuts cuts = { cls, cnt, 1, width, clo, chi, 0 };
             smt_result sr;
             smt_verdict v = smt_differ_cut(x, S, D, &cuts, 20000, &sr);
             if (v == SMT_EQUAL || sr.nresums != 1)
