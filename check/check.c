@@ -17,9 +17,24 @@
  * larger sum (a 64-bit add of a 64-bit word) is found inside it by its terms and coefficients (smt.c, sum_plan: an
  * identity mod 2^w), and counts as a node of that sum's side when the classes are formed (lf_cut_classes). Before
  * a limb's cut query, every class member's form is evaluated against its expression on 4 inputs (the same self-test
- * as the linear forms'); the first limb whose cut query is not unsat ends the cut stage, and a cut query is given at
- * most CUT_TIMEOUT_MS (10 s). ECOPT_CHECK_EXPLAIN prints each cut query's size and answer, ECOPT_CUT_DEBUG=1 its
- * nodes, ECOPT_SMT_DUMP=FILE appends every query as SMT-LIB text (debugging aids). */
+ * as the linear forms'); the first limb whose cut query is not unsat ends the cut stage (after the sweep, below,
+ * the limbs' queries are asked once more), and a cut query is given at most CUT_TIMEOUT_MS (10 s).
+ * ECOPT_CHECK_EXPLAIN prints each cut query's size and answer, ECOPT_CUT_DEBUG=1 its nodes, ECOPT_SMT_DUMP=FILE
+ * appends every query as SMT-LIB text (debugging aids).
+ *
+ * Sweeping (sweep; Kuehlmann & Krohm, sec. 3). Where a code word and a program word are equal but their exact forms
+ * differ (the linear forms cannot see it), the classes stop below them and the limb's cut query keeps everything in
+ * between (secp256k1's Montgomery multiply compiled by gcc: both rounds, a timeout). When a limb's cut query is not
+ * unsat, such pairs (chosen by agreeing on sampled inputs) are asked one at a time, bottom-up in the program's order,
+ * as small cut queries of their own, and the pending limbs' cut queries are asked again when any was proved (a
+ * subject that the cut queries prove pays nothing for it). Soundness is the cut rule's: an unsat pair query is unsat
+ * without its cuts, so the pair is equal for every input within the bounds; the code node then takes the program
+ * node's form (lf_alias, the contract the range rule relies on), so that the pair is one class in every later query,
+ * itself sound by the same rule. Sampling only chooses the pairs, and any other answer to a pair query (sat, a
+ * spurious model, a limit reached) proves and refutes nothing: a sweep query's model is never a counterexample. The
+ * outcome does not depend on how the code's nodes are numbered (the order is the program's, and each query is
+ * bounded by z3's resource count, not by time); the work is bounded by a number of queries (SWEEP_QUERIES,
+ * SWEEP_BARREN), with wall and CPU time only as backstops. check_opts.no_sweep or ECOPT_NO_SWEEP=1 turns it off. */
 #define _POSIX_C_SOURCE 200809L
 #include "check/check.h"
 
@@ -67,6 +82,14 @@ int check_rule_parse(const char *s)
         if (strcmp(s, rule_names[i]) == 0)
             return i;
     return -1;
+}
+
+/* cpu_now — this process's CPU time (z3 runs in it, one thread): a budget that a busy machine does not eat */
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static double now(void)
@@ -655,19 +678,361 @@ out:
     return nproved;
 }
 
+/* cut_selftest — every class member's form evaluated against its expression on 4 inputs (lf_check_eval, the
+ * self-test prove_linear makes; ev is scratch of ex_count + 1 entries): 1 all agree, 0 a mismatch (a checker bug),
+ * -1 out of memory */
+static int cut_selftest(run *R, ex_ctx *x, lf_ctx *l, const ex_id *members, uint32_t nmem, ir_u128 *ev, uint64_t *st)
+{
+    for (unsigned s = 0; s < 4; s++) {
+        fill_inputs(R, s, st);
+        if (ex_eval_all(x, (const uint64_t *const *)R->in, ev) != 0)
+            return -1;
+        ex_id badid = 0;
+        int rc = lf_check_eval(l, members, nmem, (const uint64_t *const *)R->in, ev, &badid);
+        if (rc != 0)
+            return rc < 0 ? -1 : 0;
+    }
+    return 1;
+}
+
+/* sweep — (A. Kuehlmann, F. Krohm, DAC 1997, sec. 3: sweeping, the companion of cut-points) when a limb's cut query
+ * fails: pairs of a code node and a program node that agree on sampled inputs (sample_signatures) but whose exact
+ * forms differ are asked of z3, "can these two differ?", each as a small cut query over the classes established so
+ * far (smt_differ_cut on the pair: what lies below their last shared words is cut away). unsat proves the pair
+ * equal for every input within the bounds (the cut rule, as for a limb), and the code node takes the program node's
+ * form (lf_alias, the contract the range rule uses): the two form one class in every later query, what lies below
+ * them is cut there, and the code's nodes built on it are translated again on the program's form. Sampling only
+ * chooses the pairs; the proof is the solver's. Any other answer proves nothing and refutes nothing (a model of a
+ * cut query is no counterexample): the pair stays as it was.
+ * Candidates: nodes in the regions of the pending limbs' cut queries (what a limb's query reaches from its roots
+ * without passing a cut node: elsewhere an equality changes nothing the query sees); every code node there against
+ * the program nodes there with its signature (at most SWEEP_PARTNERS, lowest ids first: samples rarely tell a word
+ * from the same word plus a carry that is almost always 0; the earliest is the one the code's word usually equals).
+ * Independent of the code's node numbering (a renamed register, a dead move or a moved instruction numbers the
+ * code's nodes otherwise): the candidates are taken in the order of their program node (the program is run first,
+ * so its numbering does not depend on the code, and it is topological: a pair comes after the pairs below it), then
+ * of the code node's width and depth (the longest path from a leaf); the code node's number only breaks a tie of
+ * all three. A pair proved is merged at once (the pairs above it see it cut), and a code node merged is not asked
+ * again. The sweep goes in rounds, each over the candidates derived anew (the regions shrink as pairs merge), until
+ * a round proves nothing; a pair whose query failed is asked again only when its query has changed (a hash of the
+ * query's region and of its cut nodes' forms). Each query is bounded by z3's resource count (SWEEP_RLIMIT: its own
+ * work count, so that a busy machine gives the same answers as an idle one), the sweep by SWEEP_QUERIES queries and
+ * by SWEEP_BARREN failed queries in a row (a subject whose pairs the sweep cannot prove, such as p384's gcc multiply,
+ * stops early); wall time (SWEEP_QUERY_MS per query, or the caller's timeout when smaller) and this process's CPU
+ * time (SWEEP_BUDGET_MS) are only backstops (secp256k1's gcc multiply: 12 pairs proved by 92 queries in 2 rounds,
+ * about 28 s of CPU, the same for each of its variants; p384's and p434's gcc multiplies, which the sweep does not
+ * prove: 67 and 48 queries, 6 and 10 s). Tiny resource limits first (asking every pair cheaply, then the rest
+ * with more) were tried: a query costs about 0.05 s whatever its limit (a z3 context, the translation), and the
+ * unsat pairs of secp256k1's gcc multiply need more than 100000, so that round only added queries. Returns the
+ * number of pairs proved, or -1 when memory runs out. */
+enum {
+    SWEEP_PARTNERS = 2,
+    SWEEP_RLIMIT = 400000,
+    SWEEP_QUERIES = 160,
+    SWEEP_BARREN = 48,
+    SWEEP_QUERY_MS = 10000,
+    SWEEP_BUDGET_MS = 90000
+};
+
+/* a candidate pair of a round, and what the sweep remembers of each code node's partners */
+typedef struct {
+    ex_id v, y;    /* code node, program node */
+    uint32_t slot; /* its record: v's partners from rec[(v - boundary - 1) * SWEEP_PARTNERS] */
+    uint32_t depth;
+    uint8_t width;
+} sw_cand;
+typedef struct {
+    ex_id y;       /* 0: free */
+    uint64_t fp;   /* the query's fingerprint when it last failed */
+    bool failed;   /* its query with that fingerprint was not unsat */
+    bool dead;     /* a real difference (the model replayed): never asked again */
+} sw_rec;
+
+static int sw_cand_cmp(const void *p, const void *q)
+{
+    const sw_cand *a = p, *b = q;
+    if (a->y != b->y)
+        return a->y < b->y ? -1 : 1;
+    if (a->width != b->width)
+        return a->width < b->width ? -1 : 1;
+    if (a->depth != b->depth)
+        return a->depth < b->depth ? -1 : 1;
+    return a->v < b->v ? -1 : a->v > b->v;
+}
+
+/* sweep_regions — in[v] bit 0: v is in a pending limb's program region, bit 1: in its code region (what the limb's
+ * cut query reaches from its roots without passing a cut node). 0, or -1 when memory runs out. */
+static int sweep_regions(run *R, ex_ctx *x, lf_ctx *l, ex_id *const *code, ex_id *const *prog,
+                         const bool *const *same, uint32_t *cls, uint8_t *width, ir_u128 *lo, ir_u128 *hi,
+                         ex_id *members, uint8_t *in, uint8_t *reg)
+{
+    const ir_func *f = R->f;
+    uint32_t cnt = ex_count(x);
+    memset(in, 0, (size_t)cnt + 1);
+    for (uint32_t j = 0; j < f->narr; j++)
+        for (uint32_t i = 0; f->arr[j].is_output && i < f->arr[j].len; i++) {
+            ex_id ce = code[j][i], pe = prog[j][i];
+            if (same[j][i] || !ce || !pe || ex_has_unknown(x, ce))
+                continue;
+            uint32_t nmem;
+            if (lf_cut_classes(l, ce, pe, cls, width, lo, hi, members, &nmem) < 0)
+                return -1;
+            memset(reg, 0, (size_t)cnt + 1);
+            reg[pe] |= 1;
+            reg[ce] |= 2;
+            for (ex_id v = cnt; v >= 1; v--) { /* operands have smaller ids */
+                const ex_node *n = ex_get(x, v);
+                const ex_arg *a = ex_args(x, v);
+                for (uint32_t k = 0; reg[v] && !cls[v] && k < n->nargs; k++)
+                    reg[a[k].id] |= reg[v];
+                in[v] |= reg[v];
+            }
+        }
+    return 0;
+}
+
+/* sweep_fingerprint — a hash of the query of pair (v, y) under the classes cls: the nodes it reaches from both
+ * roots without passing a cut node, and the forms of the cut nodes it stops at */
+static uint64_t sweep_fingerprint(ex_ctx *x, lf_ctx *l, ex_id v, ex_id y, const uint32_t *cls, uint8_t *reg)
+{
+    ex_id top = v > y ? v : y;
+    memset(reg, 0, (size_t)top + 1);
+    reg[v] = reg[y] = 1;
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (ex_id u = top; u >= 1; u--) {
+        if (!reg[u])
+            continue;
+        uint64_t z = (uint64_t)u << 1 | (cls[u] != 0);
+        if (cls[u])
+            z ^= (uint64_t)lf_of(l, u) << 33;
+        h = (h ^ z) * 0x100000001b3ull;
+        h ^= h >> 29;
+        if (cls[u] && u != v && u != y)
+            continue;
+        const ex_node *n = ex_get(x, u);
+        const ex_arg *a = ex_args(x, u);
+        for (uint32_t k = 0; k < n->nargs; k++)
+            reg[a[k].id] = 1;
+    }
+    return h;
+}
+
+static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *code, ex_id *const *prog,
+                 const bool *const *same, unsigned timeout, uint32_t *cls, uint8_t *width, ir_u128 *lo, ir_u128 *hi,
+                 ex_id *members, ir_u128 *ev)
+{
+    uint32_t cnt = ex_count(x), ncode = cnt - boundary;
+    uint64_t *sig = calloc((size_t)cnt + 1, sizeof *sig);
+    bool *varies = calloc((size_t)cnt + 1, sizeof *varies);
+    uint8_t *in = calloc((size_t)cnt + 1, 1), *reg = calloc((size_t)cnt + 1, 1);
+    uint32_t *depth = calloc((size_t)cnt + 1, sizeof *depth);
+    bool *swept = calloc((size_t)ncode + 1, sizeof *swept); /* code node boundary + 1 + i aliased by the sweep */
+    sw_rec *rec = calloc((size_t)ncode * SWEEP_PARTNERS + 1, sizeof *rec);
+    sw_cand *cand = malloc(((size_t)ncode * SWEEP_PARTNERS + 1) * sizeof *cand);
+    uint32_t cap = 1;
+    while (cap < 2 * (boundary + 1))
+        cap *= 2;
+    ex_id *tab = calloc(cap, sizeof *tab);
+    ex_id *nxt = calloc((size_t)boundary + 1, sizeof *nxt);
+    int nsw = -1;
+    if (!sig || !varies || !in || !reg || !depth || !swept || !rec || !cand || !tab || !nxt ||
+        sample_signatures(R, x, ev, sig, varies))
+        goto out;
+    for (ex_id v = 1; v <= cnt; v++) { /* the longest path from a leaf: numbering-independent */
+        const ex_node *n = ex_get(x, v);
+        const ex_arg *a = ex_args(x, v);
+        for (uint32_t k = 0; k < n->nargs; k++)
+            if (depth[a[k].id] + 1 > depth[v])
+                depth[v] = depth[a[k].id] + 1;
+    }
+    for (ex_id y = boundary; y >= 1; y--) { /* chains in increasing id order: the earliest program node first */
+        if (!varies[y])
+            continue;
+        uint32_t i = sig_slot(tab, cap, sig, sig[y]);
+        if (tab[i])
+            nxt[y] = tab[i];
+        tab[i] = y;
+    }
+    nsw = 0;
+    double t0 = cpu_now();
+    unsigned nq = 0, nround = 0, barren = 0;
+    uint64_t st = 0x510e527fade682d1ull;
+    bool stop = false;
+    while (!stop) {
+        nround++;
+        if (sweep_regions(R, x, l, code, prog, same, cls, width, lo, hi, members, in, reg) < 0) {
+            nsw = -1;
+            goto out;
+        }
+        uint32_t nc = 0;
+        for (ex_id v = boundary + 1; v <= cnt; v++) {
+            if (!(in[v] & 2) || !varies[v] || swept[v - boundary] || ex_has_unknown(x, v))
+                continue;
+            lf_id s = lf_of(l, v);
+            if (!s)
+                continue;
+            sw_rec *r0 = rec + (size_t)(v - boundary - 1) * SWEEP_PARTNERS;
+            unsigned np = 0;
+            for (ex_id y = tab[sig_slot(tab, cap, sig, sig[v])]; y && np < SWEEP_PARTNERS; y = nxt[y]) {
+                if (!(in[y] & 1))
+                    continue;
+                np++;
+                lf_id t = lf_of(l, y);
+                if (!t || t == s)
+                    continue;
+                uint32_t k = 0;
+                while (k < SWEEP_PARTNERS && r0[k].y && r0[k].y != y)
+                    k++;
+                if (k == SWEEP_PARTNERS)
+                    continue; /* v's records are full (its partners changed with the regions) */
+                if (!r0[k].y)
+                    r0[k].y = y;
+                if (r0[k].dead)
+                    continue;
+                cand[nc++] = (sw_cand){ v, y, (uint32_t)(v - boundary - 1) * SWEEP_PARTNERS + k, depth[v],
+                                        ex_get(x, v)->width };
+            }
+        }
+        qsort(cand, nc, sizeof *cand, sw_cand_cmp);
+        unsigned merged = 0;
+        for (uint32_t c = 0; c < nc && !stop; c++) {
+            sw_rec *pr = rec + cand[c].slot;
+            ex_id v = cand[c].v, y = cand[c].y;
+            lf_id t = lf_of(l, y);
+            if (swept[v - boundary] || lf_of(l, v) == t) /* merged, or meets y through a merge below it */
+                continue;
+            uint32_t nmem;
+            int ncls = lf_cut_classes(l, v, y, cls, width, lo, hi, members, &nmem);
+            if (ncls < 0) {
+                nsw = -1;
+                goto out;
+            }
+            uint64_t fp = sweep_fingerprint(x, l, v, y, cls, reg);
+            if (pr->failed && pr->fp == fp)
+                continue; /* the same query failed before */
+            if (nq >= SWEEP_QUERIES || barren >= SWEEP_BARREN || SWEEP_BUDGET_MS - (cpu_now() - t0) * 1e3 < 50) {
+                stop = true;
+                break;
+            }
+            int ok = cut_selftest(R, x, l, members, nmem, ev, &st);
+            if (ok < 0) {
+                nsw = -1;
+                goto out;
+            }
+            if (!ok)
+                continue;
+            nq++;
+            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, SWEEP_RLIMIT };
+            smt_result sr;
+            smt_verdict sv = smt_differ_cut(x, v, y, &cuts, timeout < SWEEP_QUERY_MS ? timeout : SWEEP_QUERY_MS, &sr);
+            if (explain_on())
+                fprintf(stderr, "sweep round %u: code node %u (w%u) vs program node %u (w%u): %d classes; "
+                        "query: %u nodes, %u cut variables: %s%s%s (%.3f s)\n", nround, v,
+                        ex_get(x, v)->width, y, ex_get(x, y)->width, ncls, sr.nnodes, sr.ncutvars,
+                        smt_verdict_name(sv), sr.err[0] ? ": " : "", sr.err, sr.seconds);
+            smt_result_free(&sr);
+            if (sv == SMT_EQUAL) {
+                if (lf_alias(l, v, t) != 0) {
+                    nsw = -1;
+                    goto out;
+                }
+                swept[v - boundary] = true;
+                barren = 0;
+                merged++;
+                nsw++;
+            } else if (sv == SMT_DIFFERENT) {
+                pr->dead = true; /* the model's inputs make them differ: the signatures met by chance */
+                barren++;
+            } else {
+                barren++;
+                pr->fp = fp;
+                pr->failed = true;
+            }
+        }
+        if (!merged)
+            stop = true;
+    }
+    if (explain_on())
+        fprintf(stderr, "sweep: %d pairs proved in %u rounds, %u queries, %.3f s CPU\n", nsw, nround, nq,
+                cpu_now() - t0);
+out:
+    free(sig);
+    free(varies);
+    free(in);
+    free(reg);
+    free(depth);
+    free(swept);
+    free(rec);
+    free(cand);
+    free(tab);
+    free(nxt);
+    return nsw;
+}
+
+/* cut_limbs — the pending limbs' cut queries in turn (prove_cut): 1 every pending limb proved, 0 one was not (that
+ * one and the later ones stay pending), -1 out of memory. Each proved limb is set in same and counted. rlimit: z3's
+ * resource limit for each query (0: none; check_cut_sweep's tests set one). */
+enum { CUT_TIMEOUT_MS = 10000 }; /* at most this per cut query (those that prove take well under a second) */
+static int cut_limbs(run *R, ex_ctx *x, lf_ctx *l, ex_id *const *code, ex_id *const *prog, bool **same,
+                     unsigned timeout, uint32_t *cls, uint8_t *width, ir_u128 *lo, ir_u128 *hi, ex_id *members,
+                     ir_u128 *ev, uint64_t *st, unsigned rlimit, int *nproved, check_result *r)
+{
+    const ir_func *f = R->f;
+    uint32_t cnt = ex_count(x);
+    for (uint32_t j = 0; j < f->narr; j++) {
+        if (!f->arr[j].is_output)
+            continue;
+        for (uint32_t i = 0; i < f->arr[j].len; i++) {
+            ex_id ce = code[j][i], pe = prog[j][i];
+            if (same[j][i] || !ce || !pe || ex_has_unknown(x, ce))
+                continue;
+            uint32_t nmem;
+            int ncls = lf_cut_classes(l, ce, pe, cls, width, lo, hi, members, &nmem);
+            if (ncls < 0)
+                return -1;
+            if (ncls == 0)
+                continue;
+            int ok = cut_selftest(R, x, l, members, nmem, ev, st);
+            if (ok < 0)
+                return -1;
+            if (!ok)
+                continue;
+            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, rlimit };
+            smt_result sr;
+            smt_verdict sv =
+                smt_differ_cut(x, ce, pe, &cuts, timeout < CUT_TIMEOUT_MS ? timeout : CUT_TIMEOUT_MS, &sr);
+            if (explain_on())
+                fprintf(stderr,
+                        "cut limb %u: %d classes (%u nodes); query: %u nodes, %u cut variables, %u cut sums inside "
+                        "sums: %s%s%s (%.3f s)\n",
+                        i, ncls, nmem, sr.nnodes, sr.ncutvars, sr.nresums, smt_verdict_name(sv), sr.err[0] ? ": " : "",
+                        sr.err, sr.seconds);
+            smt_result_free(&sr);
+            if (sv != SMT_EQUAL)
+                return 0; /* the other limbs' cut queries would most likely fare no better: one timeout at most */
+            same[j][i] = true;
+            r->nlimbs_smt++;
+            (*nproved)++;
+        }
+    }
+    return 1;
+}
+
 /* prove_cut — the limbs still pending after the linear forms, asked of z3 with cut-points (smt_differ_cut): the
  * program and the code are run into a raw context again (as prove_linear does), and every node that has the same
  * exact linear form as a node of the other side's cone becomes its class's free variable, so the query holds only
  * what lies between the last shared words and the limbs (for a Montgomery multiply, the final conditional
  * subtraction over the words of T). Before a limb's query, every class member's form is evaluated on 4 inputs
  * against its expression (lf_check_eval, the self-test prove_linear makes): a mismatch, a checker bug, leaves the
- * limb to the uncut query. unsat proves the limb (counted as by z3); any other answer leaves it, and every later
- * limb, to the uncut query (a model of a cut query is no counterexample; stopping there bounds the time a subject
- * that cuts do not prove spends here by one timeout, itself at most CUT_TIMEOUT_MS). Returns the number of limbs
- * proved, or -1 when memory runs out. */
-enum { CUT_TIMEOUT_MS = 10000 }; /* at most this per cut query (those that prove take well under a second) */
+ * limb to the uncut query. unsat proves the limb (counted as by z3). The first limb whose query is not unsat stops
+ * the limbs' queries; unless no_sweep, the sweep then proves what pairs of nodes it can, and when it proved any, the
+ * limbs still pending are asked again (a subject the cut queries prove pays nothing for the sweep). A limb left
+ * unproved here, and every later one, goes to the uncut query (a model of a cut query is no counterexample;
+ * stopping at the first failure bounds the time a subject that cuts do not prove spends here by one timeout per
+ * round, each at most CUT_TIMEOUT_MS, plus the sweep's bounded work). Returns the number of limbs proved, or -1 when
+ * memory runs out. */
 static int prove_cut(run *R, bool **same, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
-                     unsigned timeout, check_result *r)
+                     unsigned timeout, bool no_sweep, check_result *r)
 {
     const ir_func *f = R->f;
     raw_run w;
@@ -679,7 +1044,7 @@ static int prove_cut(run *R, bool **same, const uint32_t *argmap, const check_in
     int nproved = made < 0 ? -1 : 0;
     ex_ctx *x = w.x;
     lf_ctx *l = w.l;
-    ex_id **prog = w.prog, **code = w.code;
+    ex_id **prog = w.prog, **code = w.code, boundary = w.boundary;
     if (made <= 0)
         goto out;
     for (uint32_t j = 0; j < f->narr; j++)
@@ -700,56 +1065,18 @@ static int prove_cut(run *R, bool **same, const uint32_t *argmap, const check_in
         goto out;
     }
     uint64_t st = 0x5be0cd19137e2179ull;
-    for (uint32_t j = 0; j < f->narr; j++) {
-        if (!f->arr[j].is_output)
-            continue;
-        for (uint32_t i = 0; i < f->arr[j].len; i++) {
-            ex_id ce = code[j][i], pe = prog[j][i];
-            if (same[j][i] || !ce || !pe || ex_has_unknown(x, ce))
-                continue;
-            uint32_t nmem;
-            int ncls = lf_cut_classes(l, ce, pe, cls, width, lo, hi, members, &nmem);
-            if (ncls < 0) {
-                nproved = -1;
-                goto out;
-            }
-            if (ncls == 0)
-                continue;
-            bool ok = true;
-            for (unsigned s = 0; s < 4 && ok; s++) {
-                fill_inputs(R, s, &st);
-                if (ex_eval_all(x, (const uint64_t *const *)R->in, ev) != 0) {
-                    nproved = -1;
-                    goto out;
-                }
-                ex_id badid = 0;
-                int rc = lf_check_eval(l, members, nmem, (const uint64_t *const *)R->in, ev, &badid);
-                if (rc < 0) {
-                    nproved = -1;
-                    goto out;
-                }
-                ok = rc == 0;
-            }
-            if (!ok)
-                continue;
-            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi };
-            smt_result sr;
-            smt_verdict sv =
-                smt_differ_cut(x, ce, pe, &cuts, timeout < CUT_TIMEOUT_MS ? timeout : CUT_TIMEOUT_MS, &sr);
-            if (explain_on())
-                fprintf(stderr,
-                        "cut limb %u: %d classes (%u nodes); query: %u nodes, %u cut variables, %u cut sums inside "
-                        "sums: %s%s%s (%.3f s)\n",
-                        i, ncls, nmem, sr.nnodes, sr.ncutvars, sr.nresums, smt_verdict_name(sv), sr.err[0] ? ": " : "",
-                        sr.err, sr.seconds);
-            smt_result_free(&sr);
-            if (sv != SMT_EQUAL)
-                goto out; /* the other limbs' cut queries would most likely fare no better: one timeout at most */
-            same[j][i] = true;
-            r->nlimbs_smt++;
-            nproved++;
-        }
+    int rc = cut_limbs(R, x, l, code, prog, same, timeout, cls, width, lo, hi, members, ev, &st, 0, &nproved, r);
+    if (rc == 0 && !no_sweep) {
+        int ns = sweep(R, x, l, boundary, code, prog, (const bool *const *)same, timeout, cls, width, lo, hi, members,
+                       ev);
+        if (ns > 0) {
+            r->nswept += (unsigned)ns;
+            rc = cut_limbs(R, x, l, code, prog, same, timeout, cls, width, lo, hi, members, ev, &st, 0, &nproved, r);
+        } else if (ns < 0)
+            rc = -1;
     }
+    if (rc < 0)
+        nproved = -1;
 out:
     free(cls);
     free(width);
@@ -759,6 +1086,76 @@ out:
     free(members);
     raw_run_free(&w);
     return nproved;
+}
+
+int check_cut_sweep(const ir_func *f, ex_ctx *x, ex_id boundary, ex_id c, ex_id p, unsigned rlimit, bool do_sweep,
+                    unsigned *nswept)
+{
+    run R;
+    memset(&R, 0, sizeof R);
+    R.f = f;
+    R.x = x;
+    uint32_t total = 0, oa = f->narr;
+    for (uint32_t j = 0; j < f->narr; j++) {
+        total += f->arr[j].len;
+        if (f->arr[j].is_output && oa == f->narr)
+            oa = j;
+    }
+    uint32_t cnt = ex_count(x);
+    ex_id cc = c, pp = p, *cp = &cc, *pq = &pp, **codes = calloc(f->narr, sizeof *codes),
+          **progs = calloc(f->narr, sizeof *progs);
+    bool same0 = false, *sp = &same0, **same = calloc(f->narr, sizeof *same);
+    R.in = calloc(f->narr, sizeof *R.in);
+    R.inbuf = calloc(total ? total : 1, sizeof *R.inbuf);
+    lf_ctx *l = lf_new(x);
+    uint32_t *cls = malloc(((size_t)cnt + 1) * sizeof *cls);
+    uint8_t *width = malloc((size_t)cnt + 1);
+    ir_u128 *lo = malloc(((size_t)cnt + 1) * sizeof *lo), *hi = malloc(((size_t)cnt + 1) * sizeof *hi),
+            *ev = malloc(((size_t)cnt + 1) * sizeof *ev);
+    ex_id *members = malloc(((size_t)cnt + 1) * sizeof *members);
+    check_result *r = calloc(1, sizeof *r);
+    int rc = -1;
+    *nswept = 0;
+    if (oa == f->narr || f->arr[oa].len != 1 || !codes || !progs || !same || !R.in || !R.inbuf || !l || !cls ||
+        !width || !lo || !hi || !ev || !members || !r)
+        goto out;
+    for (uint32_t j = 0, at = 0; j < f->narr; at += f->arr[j].len, j++)
+        if (!f->arr[j].is_output)
+            R.in[j] = R.inbuf + at;
+    codes[oa] = cp;
+    progs[oa] = pq;
+    same[oa] = sp;
+    R.code = codes;
+    R.prog = progs;
+    uint64_t st = 0x5be0cd19137e2179ull;
+    int np = 0;
+    rc = cut_limbs(&R, x, l, codes, progs, same, CUT_TIMEOUT_MS, cls, width, lo, hi, members, ev, &st, rlimit, &np, r);
+    if (rc == 0 && do_sweep) {
+        int ns = sweep(&R, x, l, boundary, codes, progs, (const bool *const *)same, CUT_TIMEOUT_MS, cls, width, lo, hi,
+                       members, ev);
+        if (ns > 0) {
+            *nswept = (unsigned)ns;
+            rc = cut_limbs(&R, x, l, codes, progs, same, CUT_TIMEOUT_MS, cls, width, lo, hi, members, ev, &st, rlimit,
+                           &np, r);
+        } else if (ns < 0)
+            rc = -1;
+    }
+    rc = rc < 0 ? -1 : same0;
+out:
+    free(codes);
+    free(progs);
+    free(same);
+    free(R.in);
+    free(R.inbuf);
+    lf_free(l);
+    free(cls);
+    free(width);
+    free(lo);
+    free(hi);
+    free(ev);
+    free(members);
+    free(r);
+    return rc;
 }
 
 /* sample_all — evaluate every non-identical output limb of both on nsamples inputs within the declared bounds
@@ -819,7 +1216,7 @@ check_verdict check_function(const ir_func *f0, const check_code *code, const ch
 {
     double t0 = now();
     memset(r, 0, sizeof *r);
-    check_opts dflt = { false, 0, 0 };
+    check_opts dflt = { false, 0, 0, false };
     if (!o)
         o = &dflt;
     unsigned timeout = o->timeout_ms ? o->timeout_ms : 60000, nsamples = o->nsamples ? o->nsamples : 64;
@@ -968,7 +1365,8 @@ check_verdict check_function(const ir_func *f0, const check_code *code, const ch
             goto timed;
     }
     { /* z3 with cut-points at the words both sides share (prove_cut), before the uncut queries */
-        int cr = prove_cut(&R, same, argmap, &insns, o->no_red_zone, timeout, r);
+        bool no_sweep = o->no_sweep || (getenv("ECOPT_NO_SWEEP") && strcmp(getenv("ECOPT_NO_SWEEP"), "0") != 0);
+        int cr = prove_cut(&R, same, argmap, &insns, o->no_red_zone, timeout, no_sweep, r);
         if (cr < 0) {
             v = bad(r, "out of memory");
             goto timed;

@@ -67,6 +67,7 @@ typedef struct {
     unsigned nsamples;     /* concrete input samples tried before each solver query; 0 = 64; plus, when the program
                               states its prime, the inputs at its edges p - 1 .. 2p (check/edges.h; at most 35
                               for two input arrays) */
+    bool no_sweep;         /* skip the cut stage's sweep (check.c: pairs proved equal by small queries) */
 } check_opts;
 
 typedef struct {
@@ -83,6 +84,7 @@ typedef struct {
     unsigned nlimbs_linear;    /* ... proved by identical linear forms with floors (lf.h) */
     unsigned nranged;          /* nodes of the code given the program's form by the range rule (lf_range_equal) */
     unsigned nlimbs_smt;       /* ... proved by the solver */
+    unsigned nswept;           /* node pairs the sweep proved equal by small cut queries (check.c) */
     double seconds_exec;       /* decode + symbolic execution of both */
     double seconds_smt;        /* solver (and sampling) */
     double seconds_total;
@@ -97,5 +99,14 @@ check_verdict check_function(const ir_func *f, const check_code *code, const che
  * BAD_INPUT with check_code_read's message. */
 check_verdict check_file(const ir_func *f, const char *path, const char *symbol, const check_opts *o,
                          check_result *r);
+
+/* check_cut_sweep — (for tests: the cut stage on one pair of nodes) the cut query of code node c against program
+ * node p in the raw context x (ex_ctx_set_raw; the program's nodes are the ids up to boundary, its input leaves
+ * ex_input(x, array, limb, ...) of f's input arrays; f has one output array of one limb, for the bounds), with
+ * z3's resource count limited to rlimit (0: none); when it is not unsat and sweep is set, the sweep (check.c) and
+ * the query again. 1 proved, 0 not, -1 out of memory; *nswept: the pairs the sweep proved equal. */
+struct ex_ctx;
+int check_cut_sweep(const ir_func *f, struct ex_ctx *x, uint32_t boundary, uint32_t c, uint32_t p, unsigned rlimit,
+                    bool sweep, unsigned *nswept);
 
 #endif

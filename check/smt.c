@@ -482,10 +482,13 @@ static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_r
     Z3_set_error_handler(T.z, quiet_handler);
     T.s = Z3_mk_solver_for_logic(T.z, Z3_mk_string_symbol(T.z, "QF_UFBV"));
     Z3_solver_inc_ref(T.z, T.s);
-    if (timeout_ms) {
+    if (timeout_ms || (cuts && cuts->rlimit)) {
         Z3_params p = Z3_mk_params(T.z);
         Z3_params_inc_ref(T.z, p);
-        Z3_params_set_uint(T.z, p, Z3_mk_string_symbol(T.z, "timeout"), timeout_ms);
+        if (timeout_ms)
+            Z3_params_set_uint(T.z, p, Z3_mk_string_symbol(T.z, "timeout"), timeout_ms);
+        if (cuts && cuts->rlimit) /* z3's own work count: the same answer on a busy machine as on an idle one */
+            Z3_params_set_uint(T.z, p, Z3_mk_string_symbol(T.z, "rlimit"), cuts->rlimit);
         Z3_solver_set_params(T.z, T.s, p);
         Z3_params_dec_ref(T.z, p);
     }

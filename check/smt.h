@@ -67,6 +67,7 @@ typedef struct {
     uint32_t nnodes, ncls;
     const uint8_t *width;   /* per class 1..ncls: 1..128 */
     const ir_u128 *lo, *hi; /* per class 1..ncls: bounds of the common value */
+    unsigned rlimit;        /* z3's resource limit for the query ("rlimit": deterministic, unlike a timeout); 0 none */
 } smt_cuts;
 /* smt_differ_cut — smt_differ with cut-points (NULL cuts: smt_differ). */
 smt_verdict smt_differ_cut(ex_ctx *x, ex_id a, ex_id b, const smt_cuts *cuts, unsigned timeout_ms, smt_result *r);

@@ -407,7 +407,7 @@ static void test_reduction(void)
             failf("cannot write %s", path);
             continue;
         }
-        check_opts o = { false, 20000, 0 };
+        check_opts o = { false, 20000, 0, false };
         check_result r;
         check_file(f, path, "red", &o, &r);
         printf("reduction mod 2^64-59, carry test +%d: %s %s (%.3f s)\n", wrong ? 58 : 59,
@@ -510,7 +510,7 @@ static void test_compiled(const char *file, const char *fn)
             unsigned line = 1;
             for (const char *q = s; q < at; q++)
                 line += *q == '\n';
-            check_opts o = { false, 5000, 0 };
+            check_opts o = { false, 5000, 0, false };
             check_result r;
             check_file(f, mpath, fn, &o, &r);
             printf("%s %s, line %u adcq $-2: %s %s (%.3f s)\n", fn, ccs[c].cc, line,

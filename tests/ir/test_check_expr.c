@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check/check.h"
 #include "check/expr.h"
 #include "check/lf.h"
 #include "check/ir_sym.h"
@@ -735,7 +736,7 @@ static void test_cut_points(void)
                 failf("%s: word %u is not one class of both nodes", what, i);
         if (ncls < 4)
             failf("%s: %d classes", what, ncls);
-        smt_cuts cuts = { cls, cnt, ncls > 0 ? (uint32_t)ncls : 0, width, clo, chi };
+        smt_cuts cuts = { cls, cnt, ncls > 0 ? (uint32_t)ncls : 0, width, clo, chi, 0 };
         smt_result sr;
         smt_verdict v = smt_differ_cut(x, code, prog, &cuts, 20000, &sr);
         if (!wrong && v != SMT_EQUAL)
@@ -774,7 +775,7 @@ static void test_cut_points(void)
         ir_u128 clo[2] = { 0, 0 }, chi[2] = { 0, max64 };
         if (cls && C && S && D && C != S && S != D && ex_get(x, S)->nargs == 2 && ex_get(x, D)->nargs == 2) {
             cls[C] = 1;
-            smt_cuts cuts = { cls, cnt, 1, width, clo, chi };
+            smt_cuts cuts = { cls, cnt, 1, width, clo, chi, 0 };
             smt_result sr;
             smt_verdict v = smt_differ_cut(x, S, D, &cuts, 20000, &sr);
             if (v == SMT_EQUAL || sr.nresums != 1)
@@ -789,6 +790,80 @@ static void test_cut_points(void)
     lf_free(l);
     ex_ctx_free(x);
     printf("cut-points: %u cases\n", n);
+}
+
+/* test_sweep — the cut stage's sweep (check.c; Kuehlmann & Krohm sec. 3) through check_cut_sweep. The program
+ * computes p_i = a_i ^ b_i and out = lo(a_0 b_0) + sum of lo(p_i p_{i+1}) (the first term shared: one class, so
+ * that the limb's cut query is asked); the code computes the same words as
+ * q_i = (a_i | b_i) - (a_i & b_i) (equal values, different exact forms: the linear forms do not meet, so nothing is
+ * cut and the limb's query holds every word). The limb's cut query is given a tiny z3 resource limit (standing for
+ * a query too large to decide): without the sweep it must stay unproved; with it, the pairs (q_i, p_i) are proved
+ * one by one, the code's products take the program's forms, and the limb's query must then be proved within that
+ * same limit. A wrong program (one word off by one where a_3 is one value: its pair agrees on the samples, so the
+ * sweep asks it) must stay unproved with the sweep. */
+static ir_func *sweep_func(unsigned k)
+{
+    ir_func *f = ir_func_new("sweep");
+    ir_u128 lo[8] = { 0 }, hi[8];
+    for (unsigned i = 0; i < 8; i++)
+        hi[i] = ~(uint64_t)0;
+    if (!f || ir_array_add(f, "a", false, k, lo, hi) < 0 || ir_array_add(f, "b", false, k, lo, hi) < 0 ||
+        ir_array_add(f, "out", true, 1, lo, hi) < 0) {
+        ir_func_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+static void test_sweep(void)
+{
+    enum { K = 6, LIMB_RLIMIT = 2000 };
+    ir_func *f = sweep_func(K);
+    if (!f) {
+        failf("sweep: no function");
+        return;
+    }
+    const char *what[3] = { "without the sweep", "with the sweep", "wrong program, with the sweep" };
+    for (int c = 0; c < 3; c++) {
+        ex_ctx *x = ex_ctx_new();
+        ex_ctx_set_raw(x, true);
+        ex_id a[K], b[K], p[K], q[K];
+        for (unsigned i = 0; i < K; i++) {
+            a[i] = ex_input(x, 0, i, 0, ~(uint64_t)0);
+            b[i] = ex_input(x, 1, i, 0, ~(uint64_t)0);
+        }
+        for (unsigned i = 0; i < K; i++)
+            p[i] = ex_xor(x, 64, a[i], b[i]);
+        if (c == 2) /* wrong where a_3 is one value, which sampling never meets: the pair's query must refute it */
+            p[3] = ex_select(x, 64, ex_lnot(x, ex_xor(x, 64, a[3], ex_const(x, 0x0123456789abcdefull))), p[3],
+                             ex_add(x, 64, p[3], ex_const(x, 1)));
+        ex_id shared = ex_mul(x, 64, a[0], b[0]), prog = shared; /* one class: the limb's query is asked */
+        for (unsigned i = 0; i + 1 < K; i += 2)
+            prog = ex_add(x, 64, prog, ex_mul(x, 64, p[i], p[i + 1]));
+        ex_id boundary = ex_count(x);
+        for (unsigned i = 0; i < K; i++)
+            q[i] = ex_sub(x, 64, ex_or(x, 64, a[i], b[i]), ex_and(x, 64, a[i], b[i]));
+        ex_id code = shared;
+        for (unsigned i = 0; i + 1 < K; i += 2)
+            code = ex_add(x, 64, code, ex_mul(x, 64, q[i], q[i + 1]));
+        if (!prog || !code || prog == code) {
+            failf("sweep, %s: the expressions are not as the test wants them", what[c]);
+            ex_ctx_free(x);
+            continue;
+        }
+        unsigned nswept = 0;
+        int rc = check_cut_sweep(f, x, boundary, code, prog, LIMB_RLIMIT, c > 0, &nswept);
+        printf("sweep, %s: %s, %u pairs swept\n", what[c], rc == 1 ? "proved" : rc == 0 ? "not proved" : "error",
+               nswept);
+        if (c == 1 && (rc != 1 || nswept < K - 1))
+            failf("sweep, %s: %d with %u pairs swept (want proved, with at least %u)", what[c], rc, nswept, K - 1);
+        if (c != 1 && rc != 0)
+            failf("sweep, %s: %d (want 0: not proved)", what[c], rc);
+        if (c == 0 && nswept != 0)
+            failf("sweep, %s: %u pairs swept", what[c], nswept);
+        ex_ctx_free(x);
+    }
+    ir_func_free(f);
 }
 
 /* ---- 2. normal forms --------------------------------------------------------------------------------------------- */
@@ -949,8 +1024,8 @@ static void random_inputs(const ir_func *f, limbs *l)
 static double total_smt_time;
 static unsigned nfuncs, nlimbs, nsame, nsmt;
 
-/* check_function — ir_sym vs ir_eval, then lowered vs unlowered by normal form or z3. */
-static void check_function(const ir_func *f, const char *label)
+/* check_ir_sym — ir_sym vs ir_eval, then lowered vs unlowered by normal form or z3. */
+static void check_ir_sym(const ir_func *f, const char *label)
 {
     double t0 = now();
     ex_ctx *x = ex_ctx_new();
@@ -1102,7 +1177,7 @@ static void test_fiat(void)
                 failf("%s: %s", op->valuestring, err);
                 continue;
             }
-            check_function(f, op->valuestring);
+            check_ir_sym(f, op->valuestring);
             ir_func_free(f);
         }
         cJSON_Delete(root);
@@ -1130,7 +1205,7 @@ static void test_gen(void)
             continue;
         }
         snprintf(label, sizeof label, "gen:%s", f->name);
-        check_function(f, label);
+        check_ir_sym(f, label);
         ir_func_free(f);
     }
 }
@@ -1320,6 +1395,7 @@ int main(int argc, char **argv)
     test_range_rule();
     test_exact_division();
     test_cut_points();
+    test_sweep();
     test_fiat();
     test_gen();
     printf("functions %u, output limbs %u: identical normal forms %u, z3 EQUAL %u, z3 time %.3f s\n", nfuncs, nlimbs,
