@@ -56,6 +56,7 @@ static int read_file(const char *path, uint8_t **buf, size_t *len, char *err, si
         seterr(err, errlen, "%s: out of memory", path);
         return -1;
     }
+    errno = 0; /* what a failed fread leaves is the message */
     for (;;) {
         if (n == cap) {
             uint8_t *nb = cap > ((size_t)1 << 30) ? NULL : realloc(b, cap * 2);
@@ -73,11 +74,11 @@ static int read_file(const char *path, uint8_t **buf, size_t *len, char *err, si
         if (got == 0)
             break;
     }
-    int bad = ferror(fp);
+    int bad = ferror(fp), why = errno;
     fclose(fp);
     if (bad) {
         free(b);
-        seterr(err, errlen, "%s: read error", path);
+        seterr(err, errlen, "%s: %s", path, why ? strerror(why) : "read error"); /* EISDIR: "Is a directory" */
         return -1;
     }
     *buf = b;

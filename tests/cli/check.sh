@@ -141,6 +141,8 @@ t_bad_code() {
     add_s addq
     expect 2 "^ecopt check: missing.S: " "$ECOPT" check missing.S --ir add.ir
     expect 2 "^ecopt check: $PWD/missing.S: No such file" "$ECOPT" check "$PWD/missing.S" --ir add.ir
+    mkdir -p adir.o
+    expect 2 "^ecopt check: adir.o: Is a directory$" "$ECOPT" check adir.o --ir add.ir
     echo 'not code' >code.txt
     expect 2 "^ecopt check: code.txt: " "$ECOPT" check code.txt --ir add.ir
     printf '\t.text\n\t.globl add1\nadd1:\n\tfrobnicate %%rax\n\tret\n' >asmerr.S
