@@ -13,6 +13,8 @@
 #      solinas-saturated-2chain 4 (the same words, one or two carry chains per row), nothing else);
 #      its sha256 must equal the header's;
 #   3. `ecopt check FILE.S <that program> --symbol <name>` must say PROVED (exit 0).
+# This proves the one symbol; that the file holds nothing else (no second function, data or section) is
+# scripts/check-asm.sh's rule (ctest style.no_handwritten_asm), which checks the emitter's exact layout.
 # Any other outcome, or a .S this script cannot trace to its program, fails.
 file(GLOB asm_files ${SRC}/src/field/generated/*.S)
 if(NOT asm_files)
