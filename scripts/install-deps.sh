@@ -8,7 +8,7 @@
 set -euo pipefail
 
 PACKAGES=(
-    gcc clang libc6-dev make cmake pkg-config # toolchain
+    gcc cpp clang libc6-dev make cmake pkg-config # toolchain (cpp: scripts/check-asm.sh)
     libssl-dev openssl              # libcrypto (SHA-512, PEM for the ecopt command) and the openssl command
     libsodium-dev                   # differential tests and benchmarks
     libgmp-dev                      # reference arithmetic in the tests
