@@ -118,7 +118,8 @@ t_usage_unknown_backend() {
 }
 
 t_usage_backend_renamed() {
-    # the 4 x 64 backend's old name gets a hint where adx is compiled in; another unknown name does not
+    # the 4 x 64 backend's old name gets a hint, which says so where adx is not compiled in (noadx build); another
+    # unknown name gets none
     # (t_usage_unknown_backend anchors it)
     local list
     list=$(unset ECOPT_BACKEND; "$ECOPT" version | sed -n 's/^compiled in: //p')
@@ -126,7 +127,8 @@ t_usage_backend_renamed() {
     *" adx "*) ECOPT_BACKEND=adx4 expect 2 \
         "^ecopt version: ECOPT_BACKEND=adx4: unknown backend \(compiled in: [a-z0-9 ]+\); adx4 was renamed adx$" \
         "$ECOPT" version ;;
-    *) ECOPT_BACKEND=adx4 expect 2 "^ecopt version: ECOPT_BACKEND=adx4: unknown backend \(compiled in: [a-z0-9 ]+\)$" \
+    *) ECOPT_BACKEND=adx4 expect 2 \
+        "^ecopt version: ECOPT_BACKEND=adx4: unknown backend \(compiled in: [a-z0-9 ]+\); adx4 was renamed adx, which this build left out$" \
         "$ECOPT" version ;;
     esac
     ECOPT_BACKEND=adx5 expect 2 "^ecopt version: ECOPT_BACKEND=adx5: unknown backend \(compiled in: [a-z0-9 ]+\)$" \
