@@ -318,14 +318,51 @@ static void debug_search(run *R, ex_ctx *x, ir_u128 *ev, ex_id a, ex_id b)
 
 enum { RANGE_BUDGET = 6000000 }; /* lf_range_work units (a fraction of a second): then no more pairs are tried */
 
-/* sig_slot — the slot of signature sig in the open-addressing table tab (cap a power of two): the one holding the
- * last program node with that signature, or the empty one where it would go */
+/* sig_slot — the slot of signature sig in the open-addressing table tab (cap a power of two): the one holding a
+ * program node with that signature (the first of its chain, sig_chains), or the empty one where it would go */
 static uint32_t sig_slot(const ex_id *tab, uint32_t cap, const uint64_t *sigs, uint64_t sig)
 {
     uint32_t i = (uint32_t)(sig & (cap - 1));
     while (tab[i] && sigs[tab[i]] != sig)
         i = (i + 1) & (cap - 1);
     return i;
+}
+
+/* sig_chains — the program nodes 1 .. boundary whose values vary on the samples, chained by signature (sig,
+ * sample_signatures): tab (cap slots, a power of two at least 2 * (boundary + 1): at most half full) holds at
+ * sig_slot(sig) the first node of that signature's chain, nxt[y] the node after y in y's chain, 0 at its end. */
+typedef struct {
+    ex_id *tab, *nxt;
+    uint32_t cap;
+} sig_chains;
+
+/* sig_chains_build — c's chains (the caller frees c->tab and c->nxt, NULL when not allocated); earliest_first: each
+ * chain runs in increasing id order, else in decreasing. 0, or -1 when memory runs out. */
+static int sig_chains_build(sig_chains *c, const uint64_t *sig, const bool *varies, ex_id boundary, bool earliest_first)
+{
+    c->cap = 1;
+    while (c->cap < 2 * (boundary + 1))
+        c->cap *= 2;
+    c->tab = calloc(c->cap, sizeof *c->tab);
+    c->nxt = calloc((size_t)boundary + 1, sizeof *c->nxt);
+    if (!c->tab || !c->nxt)
+        return -1;
+    /* each node goes in front of its chain: inserted in decreasing id order, the chain runs in increasing order */
+    for (ex_id k = 1; k <= boundary; k++) {
+        ex_id y = earliest_first ? boundary + 1 - k : k;
+        if (!varies[y])
+            continue;
+        uint32_t i = sig_slot(c->tab, c->cap, sig, sig[y]);
+        c->nxt[y] = c->tab[i];
+        c->tab[i] = y;
+    }
+    return 0;
+}
+
+/* sig_chains_first — the first program node of signature sg's chain, 0 when none */
+static ex_id sig_chains_first(const sig_chains *c, const uint64_t *sig, uint64_t sg)
+{
+    return c->tab[sig_slot(c->tab, c->cap, sig, sg)];
 }
 
 /* sample_signatures — evaluates every node on NSIG random inputs within the bounds (fill_inputs from a fixed seed,
@@ -375,29 +412,18 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
     uint64_t *sig = calloc((size_t)cnt + 1, sizeof *sig);
     bool *varies = calloc((size_t)cnt + 1, sizeof *varies);
     uint32_t *users = calloc((size_t)cnt + 1, sizeof *users);
-    uint32_t cap = 1;
-    while (cap < 2 * (boundary + 1))
-        cap *= 2;
-    ex_id *tab = calloc(cap, sizeof *tab); /* signature -> the last program node with it */
-    ex_id *nxt = calloc((size_t)boundary + 1, sizeof *nxt); /* program node -> the one before it with its signature */
+    sig_chains ch = { 0 }; /* each chain from the last program node of its signature to the first */
     lf_id *cand = malloc(((size_t)cnt + 1) * sizeof *cand);
     ex_id *candid = malloc(((size_t)cnt + 1) * sizeof *candid);
     int nal = -1;
-    if (!ev || !sig || !varies || !users || !tab || !nxt || !cand || !candid || sample_signatures(R, x, ev, sig, varies))
+    if (!ev || !sig || !varies || !users || !cand || !candid || sample_signatures(R, x, ev, sig, varies) ||
+        sig_chains_build(&ch, sig, varies, boundary, false))
         goto out;
     for (ex_id v = 1; v <= cnt; v++) {
         const ex_node *n = ex_get(x, v);
         const ex_arg *a = ex_args(x, v);
         for (uint32_t i = 0; i < n->nargs; i++)
             users[a[i].id]++;
-    }
-    for (ex_id v = 1; v <= boundary; v++) {
-        if (!varies[v])
-            continue;
-        uint32_t i = sig_slot(tab, cap, sig, sig[v]);
-        if (tab[i])
-            nxt[v] = tab[i];
-        tab[i] = v;
     }
     nal = 0;
     uint32_t ncand = 0;
@@ -410,10 +436,9 @@ static int range_aliases(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary)
         if (!s)
             continue;
         if (v > boundary && varies[v] && lf_range_work(l) < RANGE_BUDGET) {
-            uint32_t i = sig_slot(tab, cap, sig, sig[v]);
             /* every program node of that signature (a rare carry can make two agree on the samples), at most 8 */
             unsigned ntry = 0;
-            for (ex_id y = tab[i]; y && ntry < 8; y = nxt[y], ntry++) {
+            for (ex_id y = sig_chains_first(&ch, sig, sig[v]); y && ntry < 8; y = ch.nxt[y], ntry++) {
                 lf_id t = lf_of(l, y);
                 if (t == s)
                     break;
@@ -466,8 +491,8 @@ out:
     free(sig);
     free(varies);
     free(users);
-    free(tab);
-    free(nxt);
+    free(ch.tab);
+    free(ch.nxt);
     free(cand);
     free(candid);
     return nal;
@@ -829,14 +854,10 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
     bool *swept = calloc((size_t)ncode + 1, sizeof *swept); /* code node boundary + 1 + i aliased by the sweep */
     sw_rec *rec = calloc((size_t)ncode * SWEEP_PARTNERS + 1, sizeof *rec);
     sw_cand *cand = malloc(((size_t)ncode * SWEEP_PARTNERS + 1) * sizeof *cand);
-    uint32_t cap = 1;
-    while (cap < 2 * (boundary + 1))
-        cap *= 2;
-    ex_id *tab = calloc(cap, sizeof *tab);
-    ex_id *nxt = calloc((size_t)boundary + 1, sizeof *nxt);
+    sig_chains ch = { 0 }; /* chains in increasing id order: the earliest program node first */
     int nsw = -1;
-    if (!sig || !varies || !in || !reg || !depth || !swept || !rec || !cand || !tab || !nxt ||
-        sample_signatures(R, x, ev, sig, varies))
+    if (!sig || !varies || !in || !reg || !depth || !swept || !rec || !cand ||
+        sample_signatures(R, x, ev, sig, varies) || sig_chains_build(&ch, sig, varies, boundary, true))
         goto out;
     for (ex_id v = 1; v <= cnt; v++) { /* the longest path from a leaf: numbering-independent */
         const ex_node *n = ex_get(x, v);
@@ -844,14 +865,6 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
         for (uint32_t k = 0; k < n->nargs; k++)
             if (depth[a[k].id] + 1 > depth[v])
                 depth[v] = depth[a[k].id] + 1;
-    }
-    for (ex_id y = boundary; y >= 1; y--) { /* chains in increasing id order: the earliest program node first */
-        if (!varies[y])
-            continue;
-        uint32_t i = sig_slot(tab, cap, sig, sig[y]);
-        if (tab[i])
-            nxt[y] = tab[i];
-        tab[i] = y;
     }
     nsw = 0;
     double t0 = cpu_now();
@@ -873,7 +886,7 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
                 continue;
             sw_rec *r0 = rec + (size_t)(v - boundary - 1) * SWEEP_PARTNERS;
             unsigned np = 0;
-            for (ex_id y = tab[sig_slot(tab, cap, sig, sig[v])]; y && np < SWEEP_PARTNERS; y = nxt[y]) {
+            for (ex_id y = sig_chains_first(&ch, sig, sig[v]); y && np < SWEEP_PARTNERS; y = ch.nxt[y]) {
                 if (!(in[y] & 1))
                     continue;
                 np++;
@@ -964,8 +977,8 @@ out:
     free(swept);
     free(rec);
     free(cand);
-    free(tab);
-    free(nxt);
+    free(ch.tab);
+    free(ch.nxt);
     return nsw;
 }
 

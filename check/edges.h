@@ -29,8 +29,9 @@ enum {
 
 /* check_prime_value — the value of the integer expression s (ir_func.prime: decimal and 0x literals, + - * ^ and
  * parentheses, blanks between tokens; ^ binds tighter than * and is right-associative; no unary minus) into out
- * (initialised by the caller). 0, or -1 when s is empty or malformed, nests deeper than 100, or any value on the
- * way exceeds CHECK_PRIME_MAX_BITS. The value is not tested for primality (the checker only samples near it). */
+ * (initialised by the caller): ir_prime_expr_eval (ir/prime_expr.h) with these limits. 0, or -1 when s is empty or
+ * malformed, nests deeper than 100, or any value on the way exceeds CHECK_PRIME_MAX_BITS. The value is not tested for
+ * primality (the checker only samples near it). */
 int check_prime_value(const char *s, mpz_t out);
 
 /* check_edge_limbs — v (>= 0) written into input array arr's limbs in f's representation (above) into limbs

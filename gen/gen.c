@@ -1,4 +1,4 @@
-/* gen.c — the generators' front: method and op names, the prime expression parser, default names, gen_build
+/* gen.c — the generators' front: method and op names, prime expressions (primality), default names, gen_build
  * (spec checks, dispatch to gen_solinas.c and gen_montgomery.c, the metadata every generated function carries). */
 #include "gen/gen.h"
 
@@ -8,6 +8,7 @@
 #include <gmp.h>
 
 #include "gen/gen_internal.h"
+#include "ir/prime_expr.h"
 
 static const char *const method_names[GEN_NMETHODS] = {
     [GEN_SOLINAS_UNSATURATED] = "solinas-unsaturated",
@@ -51,198 +52,17 @@ int gen_op_parse(const char *s, ir_kind *out)
     return -1;
 }
 
-/* ---- prime expressions ---------------------------------------------------------------------------------------
- * Grammar (recursive descent):  expr := term (('+' | '-') term)*     term := power ('*' power)*
- *                               power := atom ('^' power)?  (right-associative, binds tighter than '*')
- *                               atom := decimal | 0x hex | '(' expr ')'          spaces anywhere between tokens */
+/* ---- prime expressions: ir_prime_expr_eval (ir/prime_expr.h) with gen's limits, then a primality test ---------- */
 
-#define EXPR_MAX_BITS 8192 /* no intermediate value may exceed this (a prime of the methods has at most 1024) */
-
-typedef struct {
-    const char *s;
-    size_t i;
-    char *err;
-    size_t errlen;
-    bool failed;
-    unsigned depth; /* parentheses and ^ nesting, bounded so that no input can exhaust the stack */
-} parser;
-
-#define EXPR_MAX_DEPTH 200
-
-static void perr(parser *ps, size_t col, const char *msg)
-{
-    if (!ps->failed)
-        snprintf(ps->err, ps->errlen, "malformed expression at column %zu: %s", col + 1, msg);
-    ps->failed = true;
-}
-
-static void skip(parser *ps)
-{
-    while (ps->s[ps->i] == ' ' || ps->s[ps->i] == '\t')
-        ps->i++;
-}
-
-static void p_expr(parser *ps, mpz_t r);
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-static void too_big(parser *ps, size_t col, const mpz_t r)
-{
-    if (!ps->failed && mpz_sizeinbase(r, 2) > EXPR_MAX_BITS)
-        perr(ps, col, "the value exceeds 8192 bits");
-}
-
-static void p_atom(parser *ps, mpz_t r)
-{
-    skip(ps);
-    size_t col = ps->i;
-    char c = ps->s[ps->i];
-    if (c == '(') {
-        if (++ps->depth > EXPR_MAX_DEPTH) {
-            perr(ps, col, "nested deeper than 200");
-            return;
-        }
-        ps->i++;
-        p_expr(ps, r);
-        ps->depth--;
-        if (ps->failed)
-            return;
-        skip(ps);
-        if (ps->s[ps->i] != ')') {
-            perr(ps, ps->i, ps->s[ps->i] ? "expected ')'" : "missing ')' at the end");
-            return;
-        }
-        ps->i++;
-        return;
-    }
-    if (c < '0' || c > '9') {
-        perr(ps, col, c ? "expected a number or '('" : "expected a number or '(' at the end");
-        return;
-    }
-    mpz_set_ui(r, 0);
-    if (c == '0' && (ps->s[ps->i + 1] == 'x' || ps->s[ps->i + 1] == 'X')) {
-        ps->i += 2;
-        if (hexval(ps->s[ps->i]) < 0) {
-            perr(ps, ps->i, "expected hex digits after 0x");
-            return;
-        }
-        while (hexval(ps->s[ps->i]) >= 0) {
-            mpz_mul_2exp(r, r, 4);
-            mpz_add_ui(r, r, (unsigned long)hexval(ps->s[ps->i]));
-            ps->i++;
-        }
-    } else {
-        while (ps->s[ps->i] >= '0' && ps->s[ps->i] <= '9') {
-            mpz_mul_ui(r, r, 10);
-            mpz_add_ui(r, r, (unsigned long)(ps->s[ps->i] - '0'));
-            ps->i++;
-        }
-    }
-    too_big(ps, col, r);
-    if (!ps->failed && ((ps->s[ps->i] >= 'a' && ps->s[ps->i] <= 'z') || (ps->s[ps->i] >= 'A' && ps->s[ps->i] <= 'Z')
-                        || ps->s[ps->i] == '_' || ps->s[ps->i] == '.'))
-        perr(ps, ps->i, "unexpected character in a number");
-}
-
-static void p_power(parser *ps, mpz_t r)
-{
-    p_atom(ps, r);
-    if (ps->failed)
-        return;
-    skip(ps);
-    if (ps->s[ps->i] != '^')
-        return;
-    size_t col = ps->i;
-    ps->i++;
-    if (++ps->depth > EXPR_MAX_DEPTH) {
-        perr(ps, col, "nested deeper than 200");
-        return;
-    }
-    mpz_t e;
-    mpz_init(e);
-    p_power(ps, e); /* right-associative: 2^3^2 = 2^9 */
-    ps->depth--;
-    if (!ps->failed) {
-        /* |r|^e has at least e * rb bits (rb = floor(log2 |r|)): refuse those before computing anything huge; 0^e,
-         * 1^e and (-1)^e are 0, 1 or -1. */
-        size_t rb = mpz_cmpabs_ui(r, 1) <= 0 ? 0 : mpz_sizeinbase(r, 2) - 1;
-        if (mpz_sgn(e) < 0)
-            perr(ps, col, "negative exponent");
-        else if (rb > 0 && (!mpz_fits_ulong_p(e) || mpz_get_ui(e) > EXPR_MAX_BITS || rb * mpz_get_ui(e) > EXPR_MAX_BITS))
-            perr(ps, col, "the value exceeds 8192 bits");
-        else if (!mpz_fits_ulong_p(e))
-            mpz_set_si(r, mpz_sgn(r) == 0 ? 0 : (mpz_sgn(r) < 0 && mpz_odd_p(e)) ? -1 : 1); /* 0, 1 or -1 */
-        else {
-            mpz_pow_ui(r, r, mpz_get_ui(e)); /* below 2^((rb+1)e), at most 2^16384: cheap */
-            too_big(ps, col, r);
-        }
-    }
-    mpz_clear(e);
-}
-
-/* A left-associative chain sub (op sub)*, op one of ops: `*` for terms, `+ -` for expressions. */
-static void p_chain(parser *ps, mpz_t r, const char *ops, void (*sub)(parser *, mpz_t))
-{
-    sub(ps, r);
-    mpz_t t;
-    mpz_init(t);
-    for (;;) {
-        if (ps->failed)
-            break;
-        skip(ps);
-        char c = ps->s[ps->i];
-        if (!c || !strchr(ops, c))
-            break;
-        size_t col = ps->i;
-        ps->i++;
-        sub(ps, t);
-        if (ps->failed)
-            break;
-        if (c == '*')
-            mpz_mul(r, r, t);
-        else if (c == '+')
-            mpz_add(r, r, t);
-        else
-            mpz_sub(r, r, t);
-        too_big(ps, col, r);
-    }
-    mpz_clear(t);
-}
-
-static void p_term(parser *ps, mpz_t r) { p_chain(ps, r, "*", p_power); }
-static void p_expr(parser *ps, mpz_t r) { p_chain(ps, r, "+-", p_term); }
-
-/* Evaluate without the primality test. */
-static int eval_expr(const char *expr, mpz_t out, char *err, size_t errlen)
-{
-    parser ps = { .s = expr ? expr : "", .i = 0, .err = err, .errlen = errlen, .failed = false, .depth = 0 };
-    skip(&ps);
-    if (!ps.s[ps.i]) {
-        snprintf(err, errlen, "malformed expression at column 1: the expression is empty");
-        return -1;
-    }
-    p_expr(&ps, out);
-    if (!ps.failed) {
-        skip(&ps);
-        if (ps.s[ps.i])
-            perr(&ps, ps.i, ps.s[ps.i] == ')' ? "unmatched ')'" : "expected an operator (+ - * ^)");
-    }
-    return ps.failed ? -1 : 0;
-}
+enum {
+    EXPR_MAX_BITS = 8192, /* no intermediate value may exceed this (a prime of the methods has at most 1024) */
+    EXPR_MAX_DEPTH = 200
+};
 
 int gen_prime_eval(const char *expr, void *mpz_out, char *err, size_t errlen)
 {
     mpz_ptr p = mpz_out;
-    if (eval_expr(expr, p, err, errlen) < 0)
+    if (ir_prime_expr_eval(p, expr, EXPR_MAX_BITS, EXPR_MAX_DEPTH, err, errlen) < 0)
         return -1;
     /* Miller-Rabin with 50 rounds (after GMP's trial division and Baillie-PSW): a composite passes with
      * probability below 4^-50. */

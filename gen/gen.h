@@ -56,10 +56,11 @@ const char *gen_method_name(gen_method m);
 int gen_op_parse(const char *s, ir_kind *out);
 
 /* gen_prime_eval — evaluate a prime expression into a GMP integer (mpz_t passed as void * so that this header
- * does not need gmp.h) and check it is a prime (mpz_probab_prime_p, 50 rounds). Decimal and 0x literals, + - * ^
- * and parentheses, spaces between tokens; ^ is right-associative and binds tighter than *; no unary minus; no
- * value above 8192 bits, no nesting deeper than 200. 0, or -1 with err ("malformed expression at column 7:
- * expected a number or '('", "not a prime: EXPR"), columns counted from 1. */
+ * does not need gmp.h) and check it is a prime (mpz_probab_prime_p, 50 rounds). The grammar and the messages are
+ * ir_prime_expr_eval's (ir/prime_expr.h: decimal and 0x literals, + - * ^ and parentheses, spaces between tokens;
+ * ^ is right-associative and binds tighter than *; no unary minus), with no value above 8192 bits and no nesting
+ * deeper than 200. 0, or -1 with err ("malformed expression at column 7: expected a number or '('", "not a prime:
+ * EXPR"), columns counted from 1. */
 int gen_prime_eval(const char *expr, void *mpz_out, char *err, size_t errlen);
 
 /* gen_default_name — <method>_<prime>_<limbs>_<op> into buf (size len), a C identifier below IR_NAME_MAX:
