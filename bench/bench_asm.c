@@ -182,9 +182,10 @@ static volatile pid_t cc_child; /* the assembler's process group (its driver's p
  * and at most KILL_MS more. A group still there after that is left; its files are removed anyway. */
 enum { GROUP_TERM_MS = 2000, GROUP_KILL_MS = 1000, GROUP_POLL_MS = 2 };
 
-/* group_stop — signal the process group pgid until none of it is left (kill(-pgid, 0) fails with ESRCH), reaping
- * the processes of it that are this process's children (the driver, and its orphans: the tool is their subreaper,
- * see main). Bounded: GROUP_TERM_MS + GROUP_KILL_MS. Async-signal-safe. */
+/* group_stop — signal the process group pgid every GROUP_POLL_MS until none of it is left (the kill fails with
+ * ESRCH, as kill(-pgid, 0) would; sending SIGTERM each time, not 0, also stops a process forked since the last
+ * round), reaping the processes of it that are this process's children (the driver, and its orphans: the tool is
+ * their subreaper, see main). Bounded: about GROUP_TERM_MS + GROUP_KILL_MS. Async-signal-safe. */
 static void group_stop(pid_t pgid)
 {
     struct timespec tick = { 0, GROUP_POLL_MS * 1000000L };
