@@ -10,10 +10,15 @@
  * (issue 4) and, where the CPU has BMI2 and ADX, the adx and adx51 backends' from `ecopt opt` (issue 7), as chains of
  * BENCH_FE_CHAIN dependent operations, interleaved the same way.
  *
- * Usage: ecopt_bench [--rounds N] [--batch N] [--cpu N] [--out DIR]
- * Writes DIR/bench.md (markdown table), DIR/bench.dat and, when gnuplot is installed, DIR/bench.png. */
+ * Usage: ecopt_bench [--rounds N] [--batch N] [--cpu N] [--out DIR]   (--help: the text of usage() below)
+ * Writes DIR/bench.md (markdown table), DIR/bench.dat and, when gnuplot is installed, DIR/bench.png; DIR must be an
+ * existing writable directory, checked before anything is measured. Exit: 0; 2 bad usage (an option or its value,
+ * --cpu not a CPU of this machine, --out not an existing writable directory); 3 the environment failed (a CPU that
+ * exists but this process may not run on, a library call, writing the results). ecopt_bench_asm uses the same codes
+ * (its 1, a failed measurement, has no counterpart here). */
 #define _GNU_SOURCE
 #include <cpuid.h>
+#include <errno.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <sched.h>
@@ -21,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include <x86intrin.h>
 
 #include "backend.h"
@@ -251,21 +258,95 @@ static void cpu_describe(char *out, size_t n) {
              ifma ? "yes" : "no");
 }
 
+static int usage(const char *problem) {
+    FILE *o = problem ? stderr : stdout;
+    if (problem) fprintf(stderr, "ecopt_bench: %s\n", problem);
+    fprintf(o, "usage: ecopt_bench [--rounds N] [--batch N] [--cpu N] [--out DIR]\n"
+               "  rounds 1..%d (default 31), batch 1..1000000 calls (default 8), cpu: default the last one this\n"
+               "  process may run on; DIR (default bench/results) must be an existing writable directory, checked\n"
+               "  before anything is measured; writes DIR/bench.md, DIR/bench.dat and, with gnuplot, DIR/bench.png\n"
+               "exit status: 0; 2 bad usage (an option or its value, --cpu not a CPU of this machine, --out not an\n"
+               "  existing writable directory); 3 the environment failed (the CPU exists but this process may not\n"
+               "  run on it, a library call failed, the results could not be written); the same codes as\n"
+               "  ecopt_bench_asm\n",
+            MAXROUNDS);
+    return problem ? 2 : 0;
+}
+
+/* parse_long — v as a decimal in [lo, hi] into *out; 0 ok, -1 not a number, -2 out of range */
+static int parse_long(const char *v, long lo, long hi, long *out) {
+    char *end = NULL;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno == ERANGE) return -2;
+    if (errno || end == v || *end) return -1;
+    if (x < lo || x > hi) return -2;
+    *out = x;
+    return 0;
+}
+
+/* out_dir_check — dir exists, is a directory and a file can be created in it (a probe file, removed again: the
+ * honest test, which access() is not for root or on a read-only mount); 0, or -1 with the reason in why */
+static int out_dir_check(const char *dir, char *why, size_t n) {
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        snprintf(why, n, "%s", strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(why, n, "not a directory");
+        return -1;
+    }
+    char probe[4096];
+    if (snprintf(probe, sizeof probe, "%s/.ecopt-bench-XXXXXX", dir) >= (int)sizeof probe) {
+        snprintf(why, n, "name too long");
+        return -1;
+    }
+    int fd = mkstemp(probe);
+    if (fd < 0) {
+        snprintf(why, n, "cannot create a file in it: %s", strerror(errno));
+        return -1;
+    }
+    close(fd);
+    unlink(probe);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int rounds = 31, batch = 8, cpu = -1;
     const char *outdir = "bench/results";
+    int seen[4] = {0};
+    static const char *const opts[4] = {"--rounds", "--batch", "--cpu", "--out"};
     for (int a = 1; a < argc; a++) {
-        if (!strcmp(argv[a], "--rounds") && a + 1 < argc) rounds = atoi(argv[++a]);
-        else if (!strcmp(argv[a], "--batch") && a + 1 < argc) batch = atoi(argv[++a]);
-        else if (!strcmp(argv[a], "--cpu") && a + 1 < argc) cpu = atoi(argv[++a]);
-        else if (!strcmp(argv[a], "--out") && a + 1 < argc) outdir = argv[++a];
-        else {
-            fprintf(stderr, "usage: ecopt_bench [--rounds N] [--batch N] [--cpu N] [--out DIR]\n");
-            return 2;
-        }
+        int k = -1;
+        for (int j = 0; j < 4; j++)
+            if (!strcmp(argv[a], opts[j])) k = j;
+        if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) return usage(NULL);
+        if (k < 0) return usage(argv[a][0] == '-' ? "unknown option" : "unexpected argument");
+        if (a + 1 >= argc) return usage("an option without its value");
+        if (seen[k]++) return usage("an option given more than once");
+        const char *v = argv[++a];
+        long x = 0;
+        int pr = 0;
+        if (k == 0) pr = parse_long(v, 1, MAXROUNDS, &x), rounds = (int)x;
+        else if (k == 1) pr = parse_long(v, 1, 1000000, &x), batch = (int)x;
+        else if (k == 2) pr = parse_long(v, 0, CPU_SETSIZE - 1, &x), cpu = (int)x;
+        else outdir = v;
+        char problem[200];
+        snprintf(problem, sizeof problem, "%s %s: %s", opts[k], v, pr == -1 ? "not a number" : "a value out of range");
+        if (pr != 0) return usage(problem);
     }
-    if (rounds < 1 || rounds > MAXROUNDS || batch < 1) {
-        fprintf(stderr, "ecopt_bench: --rounds must be 1..%d and --batch at least 1\n", MAXROUNDS);
+    /* A CPU the machine does not have is bad usage (2); one it has that this process may not run on (outside its
+     * cpuset) is the environment (3), found when pinning below. */
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+    if (cpu >= 0 && ncpu > 0 && cpu >= ncpu) {
+        fprintf(stderr, "ecopt_bench: --cpu %d: no such CPU (this machine has CPUs 0 to %ld)\n", cpu, ncpu - 1);
+        return 2;
+    }
+    /* --out before any measurement: a directory it cannot write is found now, not after the run */
+    char why[300];
+    if (out_dir_check(outdir, why, sizeof why) != 0) {
+        fprintf(stderr, "ecopt_bench: --out %s: %s\n", outdir, why);
         return 2;
     }
     /* Pin to one core: the last one unless --cpu says otherwise. */
@@ -281,7 +362,10 @@ int main(int argc, char **argv) {
         CPU_ZERO(&set);
     }
     CPU_SET(cpu, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0) die("cannot pin to the requested CPU");
+    if (sched_setaffinity(0, sizeof set, &set) != 0) {
+        fprintf(stderr, "ecopt_bench: --cpu %d: this process may not run on it (%s)\n", cpu, strerror(errno));
+        return 3;
+    }
 
     setup();
     double rate = tick_rate();

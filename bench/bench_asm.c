@@ -14,17 +14,22 @@
  * Nothing is proved here: prove each file with `ecopt check` first. A file whose header has a `Shapes:` line (as
  * `ecopt opt` writes) must take as many arrays as the program; other files are trusted to (a function that reads
  * more arguments than it is given crashes). Exit: 0; 1 a measurement failed; 2 bad usage or input (an unreadable
- * or malformed file, an assembler error, a missing symbol, a Shapes line that does not match, a CPU this process
- * may not run on). */
+ * or malformed file, an assembler error, a missing symbol, a Shapes line that does not match, a --cpu that is not a
+ * CPU of this machine); 3 the environment failed (a CPU that exists but this process may not run on, e.g. outside
+ * its cpuset; no temporary directory). ecopt_bench uses the same codes. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ir/ir.h"
@@ -160,29 +165,85 @@ static void first_line(const char *path, char *buf, size_t n)
     fclose(f);
 }
 
-/* cc -fPIC -shared -o so s; its stderr into errpath. 0 ok */
-/* The temporary directory and the files of the .S being assembled, for the handler of the terminating signals a
- * user or a session sends (SIGINT, SIGTERM, SIGHUP, SIGQUIT): an interrupted run removes them (unlink and rmdir are
- * async-signal-safe) and then dies of the signal as it would have. */
+/* The temporary directory, for the handler of the terminating signals a user or a session sends (SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT): an interrupted run stops the assembler's whole process group, waits until every process of it
+ * is gone, removes the directory with everything in it, and then dies of the signal as it would have. The
+ * assembler runs with TMPDIR set to this directory, so its own temporaries (gcc's cc*.s, collect2's cc*.cdtor.c ...)
+ * are inside it too: nothing is left in the caller's TMPDIR. Only async-signal-safe calls are made from the handler
+ * (kill, waitpid, nanosleep, open, getdents64, unlinkat, close, signal, raise). */
 static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 enum { NTMP_SIGNALS = sizeof tmp_signals / sizeof tmp_signals[0] };
-static char tmp_dir[512], tmp_files[3][600];
+static char tmp_dir[512];
 static volatile sig_atomic_t tmp_live;
-static volatile pid_t cc_child; /* the assembler running, else 0: stopped and waited for first (its temporaries) */
+static volatile pid_t cc_child; /* the assembler's process group (its driver's pid) while it runs, else 0 */
+
+/* How long an interrupted run waits for the assembler's group: TERM_MS after SIGTERM (gcc's driver, cc1, as and ld
+ * die of it at once; a process the driver forked after the signal was sent gets it from a later round), then SIGKILL
+ * and at most KILL_MS more. A group still there after that is left; its files are removed anyway. */
+enum { GROUP_TERM_MS = 2000, GROUP_KILL_MS = 1000, GROUP_POLL_MS = 2 };
+
+/* group_stop — signal the process group pgid every GROUP_POLL_MS until none of it is left (the kill fails with
+ * ESRCH, as kill(-pgid, 0) would; sending SIGTERM each time, not 0, also stops a process forked since the last
+ * round), reaping the processes of it that are this process's children (the driver, and its orphans: the tool is
+ * their subreaper, see main). Bounded: about GROUP_TERM_MS + GROUP_KILL_MS. Async-signal-safe. */
+static void group_stop(pid_t pgid)
+{
+    struct timespec tick = { 0, GROUP_POLL_MS * 1000000L };
+    for (int ms = 0; ms < GROUP_TERM_MS + GROUP_KILL_MS; ms += GROUP_POLL_MS) {
+        while (waitpid(-pgid, NULL, WNOHANG) > 0) /* zombies count as members until reaped */
+            ;
+        if (kill(-pgid, ms < GROUP_TERM_MS ? SIGTERM : SIGKILL) != 0 && errno == ESRCH)
+            return;
+        nanosleep(&tick, NULL);
+    }
+}
+
+/* rm_tree_at — remove everything below the directory at/name, then it; subdirectories to depth levels (cc writes
+ * files only). Async-signal-safe (getdents64 and the *at calls, not opendir/readdir). 0 ok. */
+static int rm_tree_at(int at, const char *name, int depth)
+{
+    int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : -1;
+    char buf[4096] __attribute__((aligned(8))); /* per level: a subdirectory's listing does not clobber this one */
+    int bad = 0;
+    for (;;) {
+        ssize_t n = getdents64(fd, buf, sizeof buf);
+        if (n <= 0) {
+            bad |= n < 0;
+            break;
+        }
+        for (ssize_t off = 0; off < n;) {
+            const struct dirent64 *d = (const struct dirent64 *)(const void *)(buf + off);
+            off += d->d_reclen;
+            if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+                continue;
+            if (unlinkat(fd, d->d_name, 0) == 0)
+                continue;
+            if ((errno == EISDIR || errno == EPERM) && depth > 0)
+                bad |= rm_tree_at(fd, d->d_name, depth - 1) != 0;
+            else
+                bad = 1;
+        }
+    }
+    close(fd);
+    if (unlinkat(at, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+        bad = 1;
+    return bad ? -1 : 0;
+}
+
+static int rm_tree(const char *path)
+{
+    return rm_tree_at(AT_FDCWD, path, 4);
+}
 
 static void tmp_cleanup_on_signal(int sig)
 {
     pid_t child = cc_child;
-    if (child > 0) { /* the assembler's whole process group: the driver and its cc1, as, ld */
-        kill(-child, SIGTERM);
-        waitpid(child, NULL, 0);
-    }
-    if (tmp_live) {
-        for (int k = 0; k < 3; k++)
-            if (tmp_files[k][0])
-                unlink(tmp_files[k]);
-        rmdir(tmp_dir);
-    }
+    if (child > 0) /* the assembler's whole process group: the driver and its cc1, as, collect2, ld */
+        group_stop(child);
+    if (tmp_live)
+        rm_tree(tmp_dir);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -197,6 +258,7 @@ static void tmp_signals_hold(sigset_t *was)
     sigprocmask(SIG_BLOCK, &hold, was);
 }
 
+/* assemble — cc -fPIC -shared -o so s with TMPDIR=tmp_dir; its stderr into errpath. 0 ok */
 static int assemble(const char *s, const char *so, const char *errpath)
 {
     /* tmp_signals held from the fork until cc_child names the child, so the handler never misses it; the child
@@ -214,6 +276,9 @@ static int assemble(const char *s, const char *so, const char *errpath)
         sigprocmask(SIG_SETMASK, &was, NULL);
         FILE *e = freopen(errpath, "w", stderr);
         (void)e;
+        /* setenv after fork is safe here: the tool has one thread */
+        if (setenv("TMPDIR", tmp_dir, 1) != 0)
+            _exit(127);
         execlp("cc", "cc", "-fPIC", "-shared", "-o", so, s, (char *)NULL);
         _exit(127);
     }
@@ -244,7 +309,10 @@ static int usage(const char *msg)
     fprintf(o, "usage: ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C] A.S B.S ...\n"
                "  (2 to %d files; runs 1..%d, default 5; rounds 1..1001, default 101, at least 31 advised;\n"
                "  cpu: default the one it starts on)\n"
-               "exit status: 0; 1 a measurement failed; 2 bad usage or input\n",
+               "exit status: 0; 1 a measurement failed; 2 bad usage or input (an option or its value, --cpu not a\n"
+               "  CPU of this machine, an unreadable or malformed file, an assembler error, a missing symbol);\n"
+               "  3 the environment failed (the CPU exists but this process may not run on it, the temporary\n"
+               "  directory cannot be created); the same codes as ecopt_bench\n",
             MAX_FILES, MAX_RUNS);
     return msg ? 2 : 0;
 }
@@ -309,11 +377,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "ecopt_bench_asm: %s: %s\n", irpath, err);
         return 2;
     }
-    int pinned = measure_pin(cpu, err, sizeof err); /* first: a CPU it may not run on is bad input */
-    if (pinned < 0) {
-        fprintf(stderr, "ecopt_bench_asm: --cpu %d: not a CPU this process may run on (%s)\n", cpu, err);
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+    if (cpu >= 0 && ncpu > 0 && cpu >= ncpu) { /* bad usage: the machine has no such CPU */
+        fprintf(stderr, "ecopt_bench_asm: --cpu %d: no such CPU (this machine has CPUs 0 to %ld)\n", cpu, ncpu - 1);
         ir_func_free(f);
         return 2;
+    }
+    int pinned = measure_pin(cpu, err, sizeof err); /* before any file: the environment may refuse the CPU */
+    if (pinned < 0) {
+        fprintf(stderr, "ecopt_bench_asm: --cpu %d: this process may not run on it (%s)\n", cpu, err);
+        ir_func_free(f);
+        return 3;
     }
     char dir[512];
     const char *tmpdir = getenv("TMPDIR");
@@ -329,12 +403,18 @@ int main(int argc, char **argv)
             sigaction(tmp_signals[k], &sa, NULL);
     }
     if (!mkdtemp(dir)) {
-        fprintf(stderr, "ecopt_bench_asm: mkdtemp %s: %s\n", dir, strerror(errno));
+        fprintf(stderr, "ecopt_bench_asm: %s: cannot create the temporary directory: %s\n", dir, strerror(errno));
         for (int k = 0; k < NTMP_SIGNALS; k++)
             sigaction(tmp_signals[k], &old_sa[k], NULL);
         ir_func_free(f);
-        return 1;
+        return 3;
     }
+#ifdef PR_SET_CHILD_SUBREAPER
+    /* the assembler's orphans (a cc1 or ld whose driver died of the signal) become this process's children, so the
+     * handler can reap them: a zombie still counts in its process group, and an init that does not reap (in some
+     * containers) would keep it there */
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+#endif
     memcpy(tmp_dir, dir, sizeof tmp_dir);
     tmp_live = 1;
     void *dl[MAX_FILES] = {0};
@@ -348,12 +428,6 @@ int main(int argc, char **argv)
         snprintf(spath, sizeof spath, "%s/f%d.S", dir, i);
         snprintf(sopath, sizeof sopath, "%s/f%d.so", dir, i);
         snprintf(epath, sizeof epath, "%s/f%d.err", dir, i);
-        sigset_t was; /* the handler never sees a half-copied path */
-        tmp_signals_hold(&was);
-        memcpy(tmp_files[0], spath, sizeof tmp_files[0]);
-        memcpy(tmp_files[1], sopath, sizeof tmp_files[1]);
-        memcpy(tmp_files[2], epath, sizeof tmp_files[2]);
-        sigprocmask(SIG_SETMASK, &was, NULL);
         if (!text) {
             fprintf(stderr, "ecopt_bench_asm: %s: %s\n", files[i], strerror(errno ? errno : EIO));
             rc = 2;
@@ -385,8 +459,11 @@ int main(int argc, char **argv)
         unlink(sopath);
         unlink(epath);
     }
-    rmdir(dir);
+    sigset_t was; /* the handler and this removal never run at once */
+    tmp_signals_hold(&was);
+    rm_tree(dir);
     tmp_live = 0;
+    sigprocmask(SIG_SETMASK, &was, NULL);
     for (int k = 0; k < NTMP_SIGNALS; k++)
         sigaction(tmp_signals[k], &old_sa[k], NULL);
     if (rc != 0) {

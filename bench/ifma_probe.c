@@ -7,12 +7,14 @@
  *                                     instructions emulated (AVX2 CPUs) and for the IFMA code (when cpuid reports
  *                                     AVX512F, AVX512VL and AVX512IFMA and the OS saves zmm state; else a SKIP line)
  *   ifma_probe --bench [--rounds N]   median rdtsc ticks per ladder step and per X25519, interleaved in one process
- *                                     with ecopt_x25519 and libsodium's crypto_scalarmult; SKIP line without IFMA
+ *                                     with ecopt_x25519 and libsodium's crypto_scalarmult, and the step in core
+ *                                     cycles by the ticks-per-cycle ratio measured in the run; SKIP line without IFMA
  *   ifma_probe --baseline [--rounds N]  the last two only (the ratio the IFMA figures are compared with)
  * Exit 0 when all checks pass (or are skipped), 1 otherwise.
  *
  * The ladder itself is ifma_probe_ladder.h, included twice. The inversion at the end is a scalar radix-2^51 Fermat
  * chain (z^(p-2), Bernstein's 11-multiplication chain from "Curve25519: new Diffie-Hellman speed records", 2006). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime (the build is -std=c11) */
 #include <cjson/cJSON.h>
 #include <cpuid.h>
 #include <immintrin.h>
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <x86intrin.h>
 
 #include "ecopt/ecopt.h"
@@ -477,6 +480,61 @@ static void probe_tail(uint8_t out[32], const uint8_t s[32], const uint8_t u[32]
     fe51_encode(out, r);
 }
 
+/* ---- ticks per core cycle, measured -------------------------------------------------------------------------
+ * The TSC runs at a fixed rate, the core at whatever clock the load and the boost give it now, so the ratio is
+ * measured in this run, not assumed: a chain of dependent 64-bit register adds, CAL_ADDS per loop iteration, takes
+ * one core cycle per add (ADD r64, r64 has latency 1 on the x86-64 cores in Agner Fog's "Instruction tables"; the
+ * loop's counter runs beside the chain). A register operand, not an immediate: some cores fold chains of add-
+ * immediates at rename. About CAL_MS ms in all, as CAL_TRIALS short trials of about CAL_MS / CAL_TRIALS ms each
+ * (sized with CLOCK_MONOTONIC), and their median: a trial that spans another process's time slice on a shared core
+ * reads high (on the Zen 3 host with a second process on the core, 2026-12-01: 5 ms trials gave 1.5-2.8 ticks per
+ * cycle, 0.1 ms trials a median of 0.81, their minimum 0.80). */
+enum { CAL_ADDS = 10, CAL_TRIALS = 251, CAL_MS = 50 };
+static uint64_t add_chain(uint64_t iters) {
+    uint64_t x = 0, one = 1;
+    __asm__ volatile("" : "+r"(one)); /* unknown to the compiler: the chain cannot be folded */
+    for (uint64_t i = 0; i < iters; i++)
+        __asm__ volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+                         "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
+                         : "+r"(x)
+                         : "r"(one));
+    return x;
+}
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+/* ticks_per_cycle — the median over CAL_TRIALS trials of TSC ticks / (iterations * CAL_ADDS); q1, q3: the trials'
+ * quartiles */
+static double ticks_per_cycle(double *q1, double *q3) {
+    uint64_t iters = 100000;
+    for (;;) { /* size a trial: grow until a run takes 2 ms, then scale to CAL_MS / CAL_TRIALS */
+        double t0 = seconds_now();
+        sink ^= add_chain(iters);
+        double dt = seconds_now() - t0;
+        if (dt >= 0.002 || iters >= (UINT64_C(1) << 40)) {
+            iters = (uint64_t)((double)iters * (CAL_MS * 1e-3 / CAL_TRIALS) / (dt > 0 ? dt : 1e-3)) + 1;
+            break;
+        }
+        iters *= 4;
+    }
+    static double r[CAL_TRIALS];
+    for (int k = 0; k < CAL_TRIALS; k++) {
+        uint64_t t0 = ticks();
+        sink ^= add_chain(iters);
+        r[k] = (double)(ticks() - t0) / ((double)iters * CAL_ADDS);
+    }
+    qsort(r, CAL_TRIALS, sizeof *r, cmp_double);
+    *q1 = r[CAL_TRIALS / 4];
+    *q3 = r[3 * CAL_TRIALS / 4];
+    return r[CAL_TRIALS / 2];
+}
+
 enum { STEPS_PER_CALL = 255 };
 static int bench(int rounds, int with_ifma) {
     enum { NI = 5 };
@@ -510,13 +568,14 @@ static int bench(int rounds, int with_ifma) {
         }
     double med[NI];
     for (int k = first; k < NI; k++) med[k] = median(samp[k], rounds);
-    printf("ifma_probe bench: median rdtsc ticks, %d rounds interleaved (1 core cycle = 0.754 ticks on this host's "
-           "2.445 GHz TSC)\n",
-           rounds);
+    double tpc_lo, tpc_hi, tpc = ticks_per_cycle(&tpc_lo, &tpc_hi);
+    printf("ifma_probe bench: median rdtsc ticks, %d rounds interleaved (1 core cycle = %.3f TSC ticks, measured "
+           "after them: a chain of dependent adds, median of %d trials in %d ms, quartiles %.3f-%.3f)\n",
+           rounds, tpc, CAL_TRIALS, CAL_MS, tpc_lo, tpc_hi);
     for (int k = first; k < NI; k++) {
         printf("  %-30s %10.0f ticks", names[k], med[k]);
         if (k == 1) printf("  = %.1f ticks per step (%.1f cycles)", med[k] / STEPS_PER_CALL,
-                           med[k] / STEPS_PER_CALL / 0.754);
+                           med[k] / STEPS_PER_CALL / tpc);
         if (k != 1) printf("  ratio vs libsodium %.3f", med[k] / med[3]);
         if (k == 0) printf("  (%.0f ticks outside the 255 steps)", med[0] - med[1]);
         printf("\n");

@@ -161,11 +161,17 @@ int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_
         return -1;
     }
     const char *tmp = getenv("TMPDIR");
+    const char *base = tmp && *tmp ? tmp : "/tmp";
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/ecopt-as-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        seterr(err, errlen, "%s: cannot create a temporary directory: %s", src, strerror(errno));
-        return -1;
+    if (snprintf(dir, sizeof dir, "%s/ecopt-as-XXXXXX", base) >= (int)sizeof dir) {
+        seterr(err, errlen, "%s: the temporary directory is unusable (%s): its name is too long", base,
+               tmp && *tmp ? "TMPDIR" : "TMPDIR is not set");
+        return -2;
+    }
+    if (!mkdtemp(dir)) { /* the environment's fault, not the input's: the caller says so (ecopt check exits 3) */
+        seterr(err, errlen, "%s: the temporary directory is unusable (%s): %s", base,
+               tmp && *tmp ? "TMPDIR" : "TMPDIR is not set", strerror(errno));
+        return -2;
     }
     char objpath[600], msgpath[600];
     snprintf(objpath, sizeof objpath, "%s/out.o", dir);
@@ -184,7 +190,8 @@ int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_
         }
         if (attempt == 0) {
             if (ast == -2) {
-                seterr(err, errlen, "%s: cannot run the assembler: %s", src, strerror(errno));
+                seterr(err, errlen, "cannot run the assembler (fork or wait failed): %s", strerror(errno));
+                rc = -2;
                 goto out;
             }
             uint8_t *m = NULL;
@@ -538,8 +545,9 @@ int check_code_read(const char *path, const char *name, check_code *out, char *e
             seterr(err, errlen, "%s: not an ELF object, and not an assembly file (.S or .s)", path);
             return -1;
         }
-        if (check_assemble(path, &buf, &len, err, errlen) != 0)
-            return -1;
+        int arc = check_assemble(path, &buf, &len, err, errlen);
+        if (arc != 0)
+            return arc;
     }
     int rc = check_code_from_object(buf, len, path, name, out, err, errlen);
     free(buf);

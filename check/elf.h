@@ -36,18 +36,21 @@ typedef struct {
 } check_code;
 
 /* check_code_read — the function `name` from path (.o, or .S/.s assembled first) into *out (free with
- * check_code_free). 0, or -1 with err (one line, size errlen), out left empty: the file cannot be read, it is
+ * check_code_free). 0; or -1 with err (one line, size errlen), out left empty: the file cannot be read, it is
  * neither ELF nor .S/.s, it is not ELF64 x86-64, it is truncated or malformed (libelf's reason), the assembler
  * failed (its first error line), there is no such symbol (the message lists the function symbols there), the symbol
- * is undefined, not in a section with code, or of size 0. */
+ * is undefined, not in a section with code, or of size 0; or -2 with err when the environment failed while
+ * assembling a .S/.s (check_assemble's -2), not the file. */
 int check_code_read(const char *path, const char *name, check_code *out, char *err, size_t errlen);
 
 /* check_code_from_object — the same for an object already in memory (len bytes at obj; not kept). */
 int check_code_from_object(const void *obj, size_t len, const char *what, const char *name, check_code *out,
                            char *err, size_t errlen);
 
-/* check_assemble — assemble the .S/.s file src with `cc -c` into a heap buffer *obj (*len bytes; free it).
- * 0, or -1 with err: the assembler's first error line, or why it could not run. */
+/* check_assemble — assemble the .S/.s file src with `cc -c` into a heap buffer *obj (*len bytes; free it), in a
+ * private directory under $TMPDIR (else /tmp). 0; -1 with err: src cannot be read, the assembler's first error line,
+ * or that neither cc nor clang could be run; -2 with err: the environment failed, not the input (the temporary
+ * directory is unusable: "DIR: the temporary directory is unusable (TMPDIR): REASON"; fork or wait failed). */
 int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_t errlen);
 
 /* check_code_free — release out's buffers and empty it (also on an empty one). */

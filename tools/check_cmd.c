@@ -10,7 +10,9 @@
  *     REJECTED <symbol>: <rule>: <reason>
  * and after REJECTED, when the checker found inputs on which the two differ, a second line
  *     counterexample: <inputs and both values>
- * Exit status: 0 proved, 1 rejected, 2 bad input (one line on standard error). */
+ * Exit status: 0 proved, 1 rejected, 2 bad usage or input, 3 the environment failed (an unusable temporary
+ * directory, fork, memory); cli_check_help lists every cause. Errors are one line on standard error, also with
+ * --quiet (which drops only the verdict lines on standard output). */
 #define _XOPEN_SOURCE 700
 
 #include <stdio.h>
@@ -44,14 +46,20 @@ const char cli_check_help[] =
     "  --timeout-ms N      the solver's time limit per query (default 60000); a limb may take two: one with\n"
     "                      cut-points (at most 10000 ms) and the plain one; the sweep's queries are bounded by\n"
     "                      z3's rlimit, at most 10000 ms each (ECOPT_NO_SWEEP=1 turns the sweep off)\n"
-    "  --quiet             print nothing; the exit status is the answer\n"
+    "  --quiet             no PROVED, REJECTED or counterexample line on standard output: the exit status is\n"
+    "                      the answer; errors (exit 2 and 3) are still printed on standard error\n"
     "  -h, --help          this text\n"
     "\n"
     "output: PROVED <symbol> (<n> limbs: <i> identical, <l> linear, <s> by z3; <t> s)\n"
     "        REJECTED <symbol>: <rule>: <reason>   [+ a line 'counterexample: ...']\n"
     "\n"
-    "exit status: 0 proved; 1 rejected; 2 bad input (usage, an unreadable file, a missing symbol, a program\n"
-    "that does not load, an assembler error); 3 memory or output failed.\n"
+    "exit status: 0 proved; 1 rejected; 2 bad usage or input: an option or its value, not exactly one program;\n"
+    "  FILE missing or unreadable, neither ELF nor .S/.s, not ELF64 x86-64, truncated or malformed; an assembler\n"
+    "  error; the symbol missing, undefined, outside the code or of size 0; a program that does not load (JSON,\n"
+    "  IR text, generator spec); a program that fails validation or the bounds pass (a sum that may wrap), has\n"
+    "  no output array or never stores an output; a solver error. 3 the environment failed: the temporary\n"
+    "  directory ($TMPDIR, else /tmp) is unusable (missing, not a directory, not writable), the assembler\n"
+    "  cannot be started (fork), memory ran out, the output cannot be written.\n"
     "\n"
     "example:\n"
     "  ecopt ir --fiat ../shared/fiat-json/p256_64.json --function fiat_p256_mul --emit c -o p256.c\n"
@@ -125,8 +133,12 @@ int cli_cmd_check(int argc, char **argv)
     /* the code */
     sym = o_symbol->given ? o_symbol->value : f->name;
     memset(&code, 0, sizeof code);
-    if (check_code_read(file, sym, &code, err, sizeof err) != 0) {
-        rc = cli_fail(CLI_USAGE, file, "%s", cli_strip_name(err, file));
+    int cr = check_code_read(file, sym, &code, err, sizeof err);
+    if (cr != 0) {
+        if (cr == -2) /* the environment (the temporary directory, fork), not the file: err names the cause */
+            rc = cli_fail(CLI_ENV, NULL, "%s", err);
+        else
+            rc = cli_fail(CLI_USAGE, file, "%s", cli_strip_name(err, file));
         ir_func_free(f);
         return rc;
     }
@@ -155,8 +167,10 @@ int cli_cmd_check(int argc, char **argv)
         }
         rc = CLI_NO;
         break;
-    default:
-        rc = cli_fail(CLI_USAGE, sym, "%s", r.reason[0] ? r.reason : "cannot be checked");
+    default: /* BAD_INPUT: the program or the code cannot be checked; or memory ran out (check_function's reason
+              * is then exactly "out of memory"), an environment failure */
+        rc = cli_fail(strcmp(r.reason, "out of memory") == 0 ? CLI_ENV : CLI_USAGE, sym, "%s",
+                      r.reason[0] ? r.reason : "cannot be checked");
         break;
     }
     ir_func_free(f);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# check.sh — `ecopt check`: every exit status (0 proved, 1 rejected, 2 bad input), every bad-input path, PROVED on
-# compiled emitted C (gcc and clang, .S and .o), on generated and hand-written IR, REJECTED on hand-edited code
-# (a branch, a wrong result with a counterexample verified here by arithmetic), and --no-red-zone.
+# check.sh — `ecopt check`: every exit status (0 proved, 1 rejected, 2 bad input, 3 environment), every bad-input
+# path, errors kept under --quiet, PROVED on compiled emitted C (gcc and clang, .S and .o), on generated and
+# hand-written IR, REJECTED on hand-edited code (a branch, a wrong result with a counterexample verified here by
+# arithmetic), and --no-red-zone.
 # Registered by tests/ir/check_cli.cmake as check.cli.<case>; ECOPT_TEST_FIAT is ../shared/fiat-json.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -86,6 +87,13 @@ t_usage() {
     add_s addq
     ok "$ECOPT" check --help
     grep -q '^usage: ecopt check FILE.S|FILE.o' out.txt || fail "help text"
+    # the exit status section names every cause of 2 and 3
+    local cause
+    for cause in 'neither ELF nor .S/.s' 'the bounds pass' 'an assembler' 'a program that does not load' \
+        'the symbol missing' 'temporary' 'directory ($TMPDIR, else /tmp) is unusable' 'memory ran out'; do
+        sed -n '/^exit status:/,/^$/p' out.txt | tr -s ' \n' ' ' | grep -qF -- "$cause" ||
+            fail "--help's exit status omits '$cause'"
+    done
     ok "$ECOPT" help check
     expect 2 "^ecopt check: FILE: missing: the .S or .o file" "$ECOPT" check --ir add.ir
     expect 2 "^ecopt check: give one program" "$ECOPT" check add.S
@@ -159,6 +167,51 @@ t_bad_code() {
     if printf '\t.text\n\t.globl add1\nadd1:\n\tret\n' >x32.S && cc -m32 -c x32.S -o x32.o 2>/dev/null; then
         expect 2 "^ecopt check: x32.o: " "$ECOPT" check x32.o --ir add.ir
     fi
+}
+
+# ---- exit status 3: the environment -------------------------------------------------------------------------------
+
+t_environment() {
+    add_ir
+    add_s addq
+    # a temporary directory it cannot use is the environment's fault (3), named as such, not the input file's
+    expect 3 "^ecopt check: $PWD/missing: the temporary directory is unusable \(TMPDIR\): No such file or directory$" \
+        env TMPDIR="$PWD/missing" "$ECOPT" check add.S --ir add.ir
+    : >afile
+    expect 3 "^ecopt check: $PWD/afile: the temporary directory is unusable \(TMPDIR\): Not a directory$" \
+        env TMPDIR="$PWD/afile" "$ECOPT" check add.S --ir add.ir
+    if [ "$(id -u)" != 0 ]; then # root may write into a mode 555 directory
+        mkdir ro && chmod 555 ro
+        expect 3 "^ecopt check: $PWD/ro: the temporary directory is unusable \(TMPDIR\): Permission denied$" \
+            env TMPDIR="$PWD/ro" "$ECOPT" check add.S --ir add.ir
+        chmod 755 ro
+    fi
+    # --quiet keeps the error
+    expect 3 "^ecopt check: $PWD/missing: the temporary directory is unusable" \
+        env TMPDIR="$PWD/missing" "$ECOPT" check add.S --ir add.ir --quiet
+    [ ! -s out.txt ] || fail "--quiet printed on stdout: $(<out.txt)"
+    # an object file needs no temporary directory
+    cc -c add.S -o add.o
+    verdict 0 "" env TMPDIR="$PWD/missing" "$ECOPT" check add.o --ir add.ir
+    proved_line add1 1
+}
+
+# --quiet drops the verdict lines only: every error is still one line on stderr
+t_quiet_errors() {
+    add_ir
+    add_s addq
+    expect 2 "^ecopt check: missing.S: No such file or directory$" "$ECOPT" check missing.S --ir add.ir --quiet
+    expect 2 "^ecopt check: --bogus: unknown option" "$ECOPT" check add.S --ir add.ir --bogus --quiet
+    echo 'not code' >code.txt
+    expect 2 "^ecopt check: code.txt: .*neither|^ecopt check: code.txt: not an ELF" "$ECOPT" check code.txt --ir add.ir \
+        --quiet
+    sed 's/0\.\.0xffffffff/0..0xffffffffffffffff/; s/0\.\.0x1fffffffe/0..0xffffffffffffffff/' add.ir >wrap.ir
+    expect 2 "^ecopt check: (add1|wrap.ir): " "$ECOPT" check add.S --ir wrap.ir --quiet
+    [ ! -s out.txt ] || fail "--quiet printed on stdout: $(<out.txt)"
+    # the help text says what --quiet drops and that errors stay
+    ok "$ECOPT" check --help
+    grep -A1 -- '^  --quiet' out.txt | grep -q 'errors (exit 2 and 3) are still printed' ||
+        fail "--help does not say --quiet keeps the errors"
 }
 
 # ---- 0 and 1 on hand-written code -----------------------------------------------------------------------------------

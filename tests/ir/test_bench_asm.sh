@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_bench_asm.sh — ecopt_bench_asm (bench/bench_asm.c) end to end, briefly: a committed .S against itself gives
-# one run line with three ratios near 1 and a summary line; bad input exits 2 with a message naming the problem.
+# one run line with three ratios near 1 and a summary line; bad input exits 2 with a message naming the problem, an
+# environment that fails exits 3; a terminating signal leaves nothing in $TMPDIR (also the assembler's temporaries).
 # Not a timing assertion beyond "a function against its own copy is within 0.5x-2x".
 # Usage: test_bench_asm.sh ECOPT_BENCH_ASM SOURCE_DIR
 set -u
@@ -45,25 +46,79 @@ check2 'out of range' --ir "$ir" --runs 0 "$s" "$s"
 check2 'nosuch.ir' --ir "$tmp/nosuch.ir" "$s" "$s"
 check2 'Shapes line has 3 arrays, the program 11' --ir "$ir" "$s" "$src/src/field/generated/ecopt_fe_mul_adx.S"
 check2 'given more than once' --ir "$ir" --runs 2 --runs 3 "$s" "$s"
-check2 'not a CPU this process may run on' --ir "$ir" --cpu 4095 "$s" "$s"
-# terminated while it assembles (16 files take a while): it removes its directory, then dies of the signal (SIGTERM
-# and SIGHUP, 128 + signal number; not SIGINT: a background job of a script ignores it, and the tool leaves an
-# ignored signal ignored)
-for sig in TERM:143 HUP:129; do
-    "$tool" --ir "$ir" --runs 1 --rounds 5 --cpu 0 "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" \
-        "$s" "$s" "$s" > /dev/null 2>&1 &
-    pid=$!
-    seen=0
-    for ((k = 0; k < 1000 && !seen; k++)); do # up to 10 s for the directory to appear
-        if compgen -G "$tmp/td/ecopt-bench-asm-*/f*" > /dev/null; then seen=1; else sleep 0.01; fi
+check2 'no such CPU' --ir "$ir" --cpu 4095 "$s" "$s"
+check2 'no such CPU' --ir "$ir" --cpu "$(getconf _NPROCESSORS_CONF)" "$s" "$s"
+check2 'out of range' --ir "$ir" --cpu -1 "$s" "$s"
+check2 'not a number' --ir "$ir" --cpu one "$s" "$s"
+# a CPU of this machine outside the cgroup's cpuset: the environment refuses it, exit 3 (when there is one)
+cpuset=$(cat /sys/fs/cgroup/cpuset.cpus.effective 2> /dev/null || true)
+if [ -n "$cpuset" ]; then
+    for ((c = 0; c < $(getconf _NPROCESSORS_CONF); c++)); do
+        in=0
+        IFS=, read -ra parts <<< "$cpuset"
+        for p in "${parts[@]}"; do
+            lo=${p%-*} hi=${p#*-}
+            ((c >= lo && c <= hi)) && in=1
+        done
+        if [ $in -eq 0 ]; then
+            "$tool" --ir "$ir" --cpu $c "$s" "$s" > /dev/null 2> "$tmp/err2"
+            r=$?
+            [ $r -eq 3 ] || fail "--cpu $c (outside the cpuset $cpuset): exit $r, want 3"
+            grep -q 'may not run on it' "$tmp/err2" || fail "--cpu $c: stderr '$(cat "$tmp/err2")'"
+            break
+        fi
     done
-    kill -"${sig%:*}" $pid 2> /dev/null
-    wait $pid
+fi
+# no usable temporary directory: exit 3
+TMPDIR=$tmp/nosuchdir "$tool" --ir "$ir" "$s" "$s" > /dev/null 2> "$tmp/err2"
+r=$?
+[ $r -eq 3 ] || fail "TMPDIR missing: exit $r, want 3"
+grep -q 'cannot create the temporary directory' "$tmp/err2" || fail "TMPDIR missing: stderr '$(cat "$tmp/err2")'"
+
+# terminated while it assembles (16 files take a while): it stops the assembler's process group, waits until all of
+# it is gone, removes its directory (the assembler's own temporaries are in it: cc runs with TMPDIR there), then dies
+# of the signal (128 + signal number; not SIGINT: a background job of a script ignores it, and the tool leaves an
+# ignored signal ignored). SIGTERM once, SIGHUP 20 times at random moments of the assembly; nothing may be left in
+# $TMPDIR after any of them.
+sixteen=("$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s" "$s")
+# kill_during SIG CODE READY_GLOB [DELAY]: start the tool on sixteen files, wait (up to 10 s) until READY_GLOB
+# matches, sleep DELAY seconds, send SIG; its exit status must be CODE and $TMPDIR must be empty afterwards
+kill_during() {
+    local sig=$1 code=$2 ready=$3 delay=${4:-0} pid seen=0 k r
+    "$tool" --ir "$ir" --runs 1 --rounds 5 --cpu 0 "${sixteen[@]}" > /dev/null 2>&1 &
+    pid=$!
+    for ((k = 0; k < 1000 && !seen; k++)); do
+        if compgen -G "$ready" > /dev/null; then seen=1; else sleep 0.01; fi
+    done
+    sleep "$delay"
+    kill -"$sig" $pid 2> /dev/null
+    wait $pid 2> /dev/null # (bash would report "Hangup")
     r=$?
-    [ $seen -eq 1 ] || fail "SIG${sig%:*}: the temporary directory never appeared"
-    [ $r -eq "${sig#*:}" ] || fail "SIG${sig%:*}: exit $r, want ${sig#*:} (died of the signal)"
-    [ -z "$(ls -A "$tmp/td")" ] || fail "SIG${sig%:*}: temporary files left behind: $(ls -A "$tmp/td")"
+    [ $seen -eq 1 ] || fail "SIG$sig: $ready never appeared"
+    [ $r -eq "$code" ] || fail "SIG$sig (after ${delay}s): exit $r, want $code (died of the signal)"
+    [ -z "$(ls -A "$tmp/td")" ] || fail "SIG$sig (after ${delay}s): files left behind: $(ls -A "$tmp/td")"
+    rm -rf "${tmp:?}/td/"* # one failure is reported once
+}
+kill_during TERM 143 "$tmp/td/ecopt-bench-asm-*/f*"
+for ((i = 0; i < 20; i++)); do
+    kill_during HUP 129 "$tmp/td/ecopt-bench-asm-*/f*" "0.$(printf '%03d' $((RANDOM % 300)))"
 done
+# A compiler whose helper outlives the driver and ignores SIGTERM (as a cc1 or ld that the driver forked after the
+# signal was sent would, for a while): the tool must wait for it (its mark is there when the tool has exited), and
+# the temporary file it writes late into its $TMPDIR must not land in the caller's.
+realcc=$(command -v cc)
+mkdir "$tmp/fakebin" "$tmp/mark"
+cat > "$tmp/fakebin/cc" << FAKECC
+#!/bin/sh
+: > "$tmp/mark/started"
+( trap '' TERM; sleep 0.4; : > "\${TMPDIR:-/tmp}/cc-late.tmp"; : > "$tmp/mark/done" ) &
+exec "$realcc" "\$@"
+FAKECC
+chmod +x "$tmp/fakebin/cc"
+PATH=$tmp/fakebin:$PATH kill_during HUP 129 "$tmp/mark/started"
+[ -e "$tmp/mark/done" ] || fail "SIGHUP: the tool exited before its assembler's process group was gone"
+for ((k = 0; k < 200; k++)); do [ -e "$tmp/mark/done" ] && break; sleep 0.01; done
+[ -z "$(ls -A "$tmp/td")" ] || fail "SIGHUP: the assembler's helper wrote into \$TMPDIR: $(ls -A "$tmp/td")"
 "$tool" --help > "$tmp/help" 2> "$tmp/err3" && grep -q '^usage: ecopt_bench_asm' "$tmp/help" && [ ! -s "$tmp/err3" ] ||
     fail "--help: not usage on stdout with exit 0"
 [ $fails -eq 0 ] && echo "ok" || echo "$fails failure(s)"
