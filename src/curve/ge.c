@@ -359,7 +359,8 @@ static void base_table_init(void) {
     for (int i = 0; i < BASE_DIGITS; i++)
         for (int j = 0; j < (i < BASE_DIGITS - 1 ? BASE_ENTRIES : BASE_TOP_ENTRIES); j++) {
             niels_entry *t = i < BASE_DIGITS - 1 ? &base_table[i][j] : &base_top[j];
-            const uint8_t(*b)[32] = i < BASE_DIGITS - 1 ? ecopt_ge_base_table_bytes[i][j] : ecopt_ge_base_table_top_bytes[j];
+            const uint8_t(*b)[32] =
+                i < BASE_DIGITS - 1 ? ecopt_ge_base_table_bytes[i][j] : ecopt_ge_base_table_top_bytes[j];
             ecopt_fe_frombytes(&t->p.YpX, b[0]);
             ecopt_fe_frombytes(&t->p.YmX, b[1]);
             ecopt_fe_frombytes(&t->p.XY2d, b[2]);
@@ -400,10 +401,11 @@ void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels 
 #endif
 }
 
-/* r = [e] row, e in [-n, n], row[j] = [j+1] P, j < n (n public): reads all n entries whole (ecopt_ct_lookup_words; |e| - 1
- * wraps to 2^64 - 1 for e = 0, which selects none, and the identity (1, 1, 0) is ORed in by mask instead); negation
- * (-(x, y) = (-x, y) swaps y+x with y-x and negates 2dxy) by mask when e < 0. The negation is 0 - 2dxy with the
- * backend's inline subtraction (tight out, as madd wants), not a call to ecopt_fe_neg. */
+/* r = [e] row, e in [-n, n], row[j] = [j+1] P, j < n (n public): reads all n entries whole
+ * (ecopt_ct_lookup_words; |e| - 1 wraps to 2^64 - 1 for e = 0, which selects none, and the identity (1, 1, 0) is
+ * ORed in by mask instead); negation (-(x, y) = (-x, y) swaps y+x with y-x and negates 2dxy) by mask when e < 0.
+ * The negation is 0 - 2dxy with the backend's inline subtraction (tight out, as madd wants), not a call to
+ * ecopt_fe_neg. */
 static void niels_select(ecopt_ge_niels *r, const niels_entry *row, size_t n, int8_t e) {
     uint8_t ue = (uint8_t)e;
     uint64_t neg = ue >> 7;
@@ -449,16 +451,24 @@ static void ext_from_niels(ecopt_ge_ext *r, const ecopt_ge_niels *q) {
     ecopt_fe_frombytes(&r->Z, four);
 }
 
-/* [s]B = sum_i e_i 32^i B, one table row per digit: 52 table lookups of 16 entries, 51 mixed additions (the first
- * lookup is converted, not added to the identity), no doubling. The layout, measured against radix 16 with 64
- * lookups of 8 entries and 4 doublings (the ref10 layout): 13 fewer 7M additions for twice the entries per lookup,
- * which the vectorised lookup reads cheaply. The table is 52 x 16 x 128 bytes = 104 KB in the 5-limb backends and
- * in adx (whose entries carry -2dxy too); against the former 26 rows of [k 1024^i] B (odd digits first, 5
- * doublings, even digits), ecopt-adx keygen went from 0.501 to 0.474 of libsodium, sign 0.507 to 0.487, X25519 base
- * 0.264 to 0.248 (medians of 7 interleaved runs of `ecopt_bench --rounds 201 --cpu 1`, loaded machine, December
- * 2026; adx51 and u64 gained alike): the doublings saved outweigh the larger table's cache misses here. Source:
- * the signed fixed-window method with a table per digit, as in Bernstein, Duif, Lange, Schwabe, Yang, "High-speed
- * high-security signatures" (CHES 2011), section 4, with radix 32 for their radix 16 and no doubling. */
+/* [s]B = sum_i e_i 64^i B, one table row per digit: 43 table lookups (42 of 32 entries, the top digit's of 16), 42
+ * mixed additions (the first lookup is converted, not added to the identity), no doubling. The table is
+ * (42 x 32 + 16) x 128 bytes = 170 KB in every backend (u32's and the 5-limb entries padded, adx's with -2dxy),
+ * decoded at first use from 1360 entries of 96 bytes. History: radix 16 with 64 lookups of 8 entries and 4
+ * doublings (ref10's layout), then 26 rows of [k 1024^i] B with 5 doublings, then 52 radix-32 rows of 16 entries
+ * (104 KB, 51 additions: ecopt-adx keygen went from 0.501 to 0.474 of libsodium against the 1024^i rows), now radix
+ * 64: 9 fewer 7M additions for twice the bytes per lookup. Measured against the radix-32 layout (ef9e98e) on the
+ * Zen 3 host (AMD EPYC family 25 model 1, loaded by other jobs): both libraries linked into one process (symbols
+ * renamed with objcopy), one batch of 8 calls of each in random order per round, 201 rounds, pinned to core 1,
+ * median of the per-round new/old ratios, median over 5 runs: ecopt-adx ed25519_scalarmult_base 0.979,
+ * x25519_base 0.977, keygen 0.978, sign 0.986 (about 25100 ticks per base multiplication); adx51 0.933, 0.938,
+ * 0.933, 0.941; u64 0.985, 0.988, 0.983, 0.993. The same harness put two copies of identical u64 code 1.5% apart,
+ * so adx's gain is near that resolution; adx51, whose mixed addition costs most, gains clearly. Seven interleaved
+ * pairs of `ecopt_bench --rounds 201 --cpu 1` (separate processes) varied 0.7-1.4 between pairs under the load and
+ * resolved nothing (December 2026). adx entries of 96 bytes (no -2dxy; the negation after the lookup) measured
+ * 0.955-1.01 of the radix-32 layout, varying with the load, and were not kept. Source: the signed fixed-window
+ * method with a table per digit, as in Bernstein, Duif, Lange, Schwabe, Yang, "High-speed high-security
+ * signatures" (CHES 2011), section 4, with radix 64 for their radix 16 and no doubling. */
 void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
     ecopt_ge_niels sel;
     ecopt_ge_ext acc;

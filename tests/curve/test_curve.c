@@ -382,10 +382,11 @@ int main(int argc, char **argv) {
     }
 
     /* The radix-64 recoding at its bounds, any s < 2^256 (keygen passes a clamped scalar, sign a reduced nonce,
-     * the backend table's entry anything): every raw 6-bit digit 32 then 31 (each recoded digit -32 with a carry),
-     * every raw digit 31 (each 31, no carry), 63 (-1, then 0s, each with a carry; s = 2^256 - 1 with the top four
-     * bits 15: top digit 16), 32 (-32, then -31s), the top four bits 0..15 under each pattern, and 2^255, 2^255 - 1, 2^252 - 1,
-     * 2^252, l - 1, l, 8 l - 1, 2^256 - 2^252 - 1, vs [s]B in the reference (GMP double-and-add). */
+     * the backend table's entry anything): every raw 6-bit digit 32 then 31 (each recoded digit -32 with a
+     * carry), every raw digit 31 (each 31, no carry), 63 (-1, then 0s, each with a carry; s = 2^256 - 1 with the
+     * top four bits 15: top digit 16), 32 (-32, then -31s), the top four bits 0..15 under each pattern, and
+     * 2^255, 2^255 - 1, 2^252 - 1, 2^252, l - 1, l, 8 l - 1, 2^256 - 2^252 - 1, vs [s]B in the reference (GMP
+     * double-and-add). */
     {
         mpz_t e;
         mpz_init(e);
