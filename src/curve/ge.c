@@ -462,13 +462,15 @@ static void ext_from_niels(ecopt_ge_ext *r, const ecopt_ge_niels *q) {
  * renamed with objcopy), one batch of 8 calls of each in random order per round, 201 rounds, pinned to core 1,
  * median of the per-round new/old ratios, median over 5 runs: ecopt-adx ed25519_scalarmult_base 0.979,
  * x25519_base 0.977, keygen 0.978, sign 0.986 (about 25100 ticks per base multiplication); adx51 0.933, 0.938,
- * 0.933, 0.941; u64 0.985, 0.988, 0.983, 0.993. The same harness put two copies of identical u64 code 1.5% apart,
- * so adx's gain is near that resolution; adx51, whose mixed addition costs most, gains clearly. Seven interleaved
- * pairs of `ecopt_bench --rounds 201 --cpu 1` (separate processes) varied 0.7-1.4 between pairs under the load and
- * resolved nothing (December 2026). adx entries of 96 bytes (no -2dxy; the negation after the lookup) measured
- * 0.955-1.01 of the radix-32 layout, varying with the load, and were not kept. Source: the signed fixed-window
- * method with a table per digit, as in Bernstein, Duif, Lange, Schwabe, Yang, "High-speed high-security
- * signatures" (CHES 2011), section 4, with radix 64 for their radix 16 and no doubling. */
+ * 0.933, 0.941; u64 0.985, 0.988, 0.983, 0.993; again with less load: adx 0.989, 0.983, 0.990, 0.995, adx51 0.935,
+ * 0.930, 0.931, 0.927, u64 0.972, 0.971, 0.974, 0.975. The same harness put two copies of identical u64 code 1.5%
+ * apart, so adx's gain is at that resolution; adx51, whose mixed addition costs most, gains clearly. Seven
+ * interleaved pairs of `ecopt_bench --rounds 201 --cpu 1` (separate processes) varied 0.7-1.4 between pairs and gave
+ * adx keygen 0.999, sign 1.019, adx51 0.939, 0.941 (medians of the pairs' new/old, December 2026). adx entries of
+ * 96 bytes (no -2dxy; the negation after the lookup) measured 0.955-1.01 of the radix-32 layout, varying with the
+ * load, and were not kept. Source: the signed fixed-window method with a table per digit, as in Bernstein, Duif,
+ * Lange, Schwabe, Yang, "High-speed high-security signatures" (CHES 2011), section 4, with radix 64 for their
+ * radix 16 and no doubling. */
 void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
     ecopt_ge_niels sel;
     ecopt_ge_ext acc;
