@@ -293,13 +293,17 @@ typedef union niels_entry {
     uint64_t w[NIELS_WORDS];
 } niels_entry;
 
-/* The fixed-base layout: 52 signed radix-32 digits (BASE_DIGITS * 5 = 260 bits cover any s < 2^256 with the
- * carry out of the top digit), a row of BASE_ENTRIES multiples for every digit position. */
-#define BASE_DIGITS 52
-#define BASE_ENTRIES 16
+/* The fixed-base layout: 43 signed radix-64 digits (BASE_DIGITS * 6 = 258 bits cover any s < 2^256: see
+ * recode_radix64), a row of BASE_ENTRIES multiples for each of the 42 lower digit positions and a row of
+ * BASE_TOP_ENTRIES for the top one, whose digit is in [0, 16]. */
+#define BASE_DIGITS 43
+#define BASE_ENTRIES 32
+#define BASE_TOP_ENTRIES 16
 
-/* base_table[i][j] = [(j+1) 32^i] B in Niels form, decoded once from the committed bytes (generated/). */
-static _Alignas(32) niels_entry base_table[BASE_DIGITS][BASE_ENTRIES];
+/* base_table[i][j] = [(j+1) 64^i] B in Niels form, i < 42, and base_top[j] = [(j+1) 64^42] B, decoded once from
+ * the committed bytes (generated/). */
+static _Alignas(32) niels_entry base_table[BASE_DIGITS - 1][BASE_ENTRIES];
+static _Alignas(32) niels_entry base_top[BASE_TOP_ENTRIES];
 static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
 
 /* The x86-64 backends read the rows with 256-bit vectors where the CPU has AVX2 (every CPU with BMI2 and ADX
@@ -310,24 +314,23 @@ static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
 #define BASE_AVX2 1
 static int base_avx2;
 
-__attribute__((target("avx2"))) static void row_lookup_avx2(niels_entry *t, const niels_entry row[BASE_ENTRIES],
+__attribute__((target("avx2"))) static void row_lookup_avx2(niels_entry *t, const niels_entry *row, size_t n,
                                                              uint64_t index) {
-    ecopt_ct_lookup_words_x4(t->w, row[0].w, BASE_ENTRIES, NIELS_WORDS, index);
+    ecopt_ct_lookup_words_x4(t->w, row[0].w, n, NIELS_WORDS, index);
 }
 #if defined(ECOPT_FE_BACKEND_adx)
 /* niels_select for the adx backend where the CPU has AVX2: each of the entry's four fields (y+x, y-x, 2dxy, -2dxy)
  * is one 32-byte vector, so after the lookup the whole selection stays in vector registers: the identity's 1 ORed
  * into y+x and y-x by mask when abs = 0, the swap of y+x and y-x and the choice of -2dxy by mask when neg = 1, then
- * three 32-byte stores. abs in [0, 16], neg in {0, 1} (secret; masks through ecopt_ct_mask). The form that
+ * three 32-byte stores. abs in [0, n], neg in {0, 1} (secret; masks through ecopt_ct_mask). The form that
  * negated 2dxy after the lookup (ecopt_fe_sub, then ecopt_fe_cmov, through the stack) took 3234 TSC ticks for 52
  * selections, this one about 2300, and ecopt_ge_scalarmult_base went from about 10600 to 9800 (the lookup change in
  * ct.h included; /tmp harness, pinned, medians of 301, December 2026, AMD EPYC family 26). */
-__attribute__((target("avx2"))) static void niels_select_adx_avx2(ecopt_ge_niels *r,
-                                                                   const niels_entry row[BASE_ENTRIES],
-                                                                   uint64_t abs, uint64_t neg) {
+__attribute__((target("avx2"))) static void niels_select_adx_avx2(ecopt_ge_niels *r, const niels_entry *row,
+                                                                   size_t n, uint64_t abs, uint64_t neg) {
     uint64_t w[NIELS_WORDS];
     ecopt_ct_u64x4 a, b, c, nc;
-    ecopt_ct_lookup_words_x4(w, row[0].w, BASE_ENTRIES, NIELS_WORDS, abs - 1);
+    ecopt_ct_lookup_words_x4(w, row[0].w, n, NIELS_WORDS, abs - 1);
     __builtin_memcpy(&a, w, sizeof a);
     __builtin_memcpy(&b, w + 4, sizeof b);
     __builtin_memcpy(&c, w + 8, sizeof c);
@@ -354,31 +357,38 @@ static void base_table_init(void) {
     base_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
 #endif
     for (int i = 0; i < BASE_DIGITS; i++)
-        for (int j = 0; j < BASE_ENTRIES; j++) {
-            ecopt_fe_frombytes(&base_table[i][j].p.YpX, ecopt_ge_base_table_bytes[i][j][0]);
-            ecopt_fe_frombytes(&base_table[i][j].p.YmX, ecopt_ge_base_table_bytes[i][j][1]);
-            ecopt_fe_frombytes(&base_table[i][j].p.XY2d, ecopt_ge_base_table_bytes[i][j][2]);
+        for (int j = 0; j < (i < BASE_DIGITS - 1 ? BASE_ENTRIES : BASE_TOP_ENTRIES); j++) {
+            niels_entry *t = i < BASE_DIGITS - 1 ? &base_table[i][j] : &base_top[j];
+            const uint8_t(*b)[32] =
+                i < BASE_DIGITS - 1 ? ecopt_ge_base_table_bytes[i][j] : ecopt_ge_base_table_top_bytes[j];
+            ecopt_fe_frombytes(&t->p.YpX, b[0]);
+            ecopt_fe_frombytes(&t->p.YmX, b[1]);
+            ecopt_fe_frombytes(&t->p.XY2d, b[2]);
 #if defined(NIELS_NEG_XY2D)
             ecopt_fe nxy;
-            ecopt_fe_neg(&nxy, &base_table[i][j].p.XY2d);
-            memcpy(&base_table[i][j].w[NIELS_NEG_XY2D], nxy.v, sizeof nxy.v);
+            ecopt_fe_neg(&nxy, &t->p.XY2d);
+            memcpy(&t->w[NIELS_NEG_XY2D], nxy.v, sizeof nxy.v);
 #endif
         }
 }
 
-/* e[0..51]: s = sum e_i 32^i with e_i in [-16, 16) for i < 51 and e_51 in [0, 2], for any s < 2^256 (bits 255..259
- * are zero or bit 255 alone). Arithmetic only, no branch on s; the byte indices depend on i alone (public). */
-static void recode_radix32(int8_t e[BASE_DIGITS], const uint8_t s[32]) {
+/* e[0..42]: s = sum e_i 64^i for any s < 2^256, e_i in [-32, 31] for i < 42 and e_42 in [0, 16]. The raw digits
+ * d_i = bits 6i..6i+5 of s are in [0, 63], and d_42 = bits 252..255 in [0, 15] (bits 256, 257 are zero). Carries
+ * c_0 = 0, c_{i+1} = 1 exactly when d_i + c_i >= 32, and e_i = d_i + c_i - 64 c_{i+1}: d_i + c_i is in [0, 64], so
+ * e_i is in [-32, 31] for i < 42, and e_42 = d_42 + c_42 in [0, 16] takes the last carry with nothing left over
+ * (sum e_i 64^i = sum d_i 64^i = s, the carries telescoping). So every s < 2^256, clamped scalar or not, recodes
+ * without a 44th digit. Arithmetic only, no branch on s; the byte indices depend on i alone (public). */
+static void recode_radix64(int8_t e[BASE_DIGITS], const uint8_t s[32]) {
     for (int i = 0; i < BASE_DIGITS; i++) {
-        int bit = 5 * i, byte = bit / 8, shift = bit % 8;
+        int bit = 6 * i, byte = bit / 8, shift = bit % 8;
         unsigned v = (unsigned)s[byte] >> shift;
         if (byte + 1 < 32) v |= (unsigned)s[byte + 1] << (8 - shift);
-        e[i] = (int8_t)(v & 31);
+        e[i] = (int8_t)(v & 63);
     }
     for (int i = 0; i < BASE_DIGITS - 1; i++) {
-        /* e_i in [0, 32]: carry = 1 exactly when e_i >= 16 ((e_i + 16) >> 5 for a non-negative value). */
-        int8_t carry = (int8_t)((e[i] + 16) >> 5);
-        e[i] = (int8_t)(e[i] - (carry << 5));
+        /* e_i in [0, 64]: carry = 1 exactly when e_i >= 32 ((e_i + 32) >> 6 for a non-negative value). */
+        int8_t carry = (int8_t)((e[i] + 32) >> 6);
+        e[i] = (int8_t)(e[i] - (carry << 6));
         e[i + 1] = (int8_t)(e[i + 1] + carry);
     }
 }
@@ -391,11 +401,12 @@ void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels 
 #endif
 }
 
-/* r = [e] row, e in [-16, 16], row[j] = [j+1] P: reads all 16 entries whole (ecopt_ct_lookup_words; |e| - 1
- * wraps to 2^64 - 1 for e = 0, which selects none, and the identity (1, 1, 0) is ORed in by mask instead); negation
- * (-(x, y) = (-x, y) swaps y+x with y-x and negates 2dxy) by mask when e < 0. The negation is 0 - 2dxy with the
- * backend's inline subtraction (tight out, as madd wants), not a call to ecopt_fe_neg. */
-static void niels_select(ecopt_ge_niels *r, const niels_entry row[BASE_ENTRIES], int8_t e) {
+/* r = [e] row, e in [-n, n], row[j] = [j+1] P, j < n (n public): reads all n entries whole
+ * (ecopt_ct_lookup_words; |e| - 1 wraps to 2^64 - 1 for e = 0, which selects none, and the identity (1, 1, 0) is
+ * ORed in by mask instead); negation (-(x, y) = (-x, y) swaps y+x with y-x and negates 2dxy) by mask when e < 0.
+ * The negation is 0 - 2dxy with the backend's inline subtraction (tight out, as madd wants), not a call to
+ * ecopt_fe_neg. */
+static void niels_select(ecopt_ge_niels *r, const niels_entry *row, size_t n, int8_t e) {
     uint8_t ue = (uint8_t)e;
     uint64_t neg = ue >> 7;
     uint8_t abs = (uint8_t)((ue ^ (uint8_t)(0u - neg)) + neg);
@@ -403,16 +414,16 @@ static void niels_select(ecopt_ge_niels *r, const niels_entry row[BASE_ENTRIES],
     ecopt_fe one, zero, negt;
 #if BASE_AVX2 && defined(ECOPT_FE_BACKEND_adx)
     if (base_avx2) { /* public: the CPU's features */
-        niels_select_adx_avx2(r, row, abs, neg);
+        niels_select_adx_avx2(r, row, n, abs, neg);
         return;
     }
 #endif
 #if BASE_AVX2
     if (base_avx2)
-        row_lookup_avx2(&t, row, (uint64_t)abs - 1);
+        row_lookup_avx2(&t, row, n, (uint64_t)abs - 1);
     else
 #endif
-        ecopt_ct_lookup_words(t.w, row[0].w, BASE_ENTRIES, NIELS_WORDS, (uint64_t)abs - 1);
+        ecopt_ct_lookup_words(t.w, row[0].w, n, NIELS_WORDS, (uint64_t)abs - 1);
     ecopt_fe_1(&one);
     ecopt_fe_0(&zero);
     uint64_t m0 = ecopt_ct_mask(ecopt_ct_eq(abs, 0));
@@ -440,28 +451,40 @@ static void ext_from_niels(ecopt_ge_ext *r, const ecopt_ge_niels *q) {
     ecopt_fe_frombytes(&r->Z, four);
 }
 
-/* [s]B = sum_i e_i 32^i B, one table row per digit: 52 table lookups of 16 entries, 51 mixed additions (the first
- * lookup is converted, not added to the identity), no doubling. The layout, measured against radix 16 with 64
- * lookups of 8 entries and 4 doublings (the ref10 layout): 13 fewer 7M additions for twice the entries per lookup,
- * which the vectorised lookup reads cheaply. The table is 52 x 16 x 128 bytes = 104 KB in the 5-limb backends and
- * in adx (whose entries carry -2dxy too); against the former 26 rows of [k 1024^i] B (odd digits first, 5
- * doublings, even digits), ecopt-adx keygen went from 0.501 to 0.474 of libsodium, sign 0.507 to 0.487, X25519 base
- * 0.264 to 0.248 (medians of 7 interleaved runs of `ecopt_bench --rounds 201 --cpu 1`, loaded machine, December
- * 2026; adx51 and u64 gained alike): the doublings saved outweigh the larger table's cache misses here. Source:
- * the signed fixed-window method with a table per digit, as in Bernstein, Duif, Lange, Schwabe, Yang, "High-speed
- * high-security signatures" (CHES 2011), section 4, with radix 32 for their radix 16 and no doubling. */
+/* [s]B = sum_i e_i 64^i B, one table row per digit: 43 table lookups (42 of 32 entries, the top digit's of 16), 42
+ * mixed additions (the first lookup is converted, not added to the identity), no doubling. The table is
+ * (42 x 32 + 16) x 128 bytes = 170 KB in every backend (u32's and the 5-limb entries padded, adx's with -2dxy),
+ * decoded at first use from 1360 entries of 96 bytes. History: radix 16 with 64 lookups of 8 entries and 4
+ * doublings (ref10's layout), then 26 rows of [k 1024^i] B with 5 doublings, then 52 radix-32 rows of 16 entries
+ * (104 KB, 51 additions: ecopt-adx keygen went from 0.501 to 0.474 of libsodium against the 1024^i rows), now radix
+ * 64: 9 fewer 7M additions for twice the bytes per lookup. Measured against the radix-32 layout (ef9e98e) on the
+ * Zen 3 host (AMD EPYC family 25 model 1, loaded by other jobs): both libraries linked into one process (symbols
+ * renamed with objcopy), one batch of 8 calls of each in random order per round, 201 rounds, pinned to core 1,
+ * median of the per-round new/old ratios, median over 5 runs: ecopt-adx ed25519_scalarmult_base 0.979,
+ * x25519_base 0.977, keygen 0.978, sign 0.986 (about 25100 ticks per base multiplication); adx51 0.933, 0.938,
+ * 0.933, 0.941; u64 0.985, 0.988, 0.983, 0.993; again with less load: adx 0.989, 0.983, 0.990, 0.995, adx51 0.935,
+ * 0.930, 0.931, 0.927, u64 0.972, 0.971, 0.974, 0.975. The same harness put two copies of identical u64 code 1.5%
+ * apart, so adx's gain is at that resolution; adx51, whose mixed addition costs most, gains clearly. Seven
+ * interleaved pairs of `ecopt_bench --rounds 201 --cpu 1` (separate processes) varied 0.7-1.4 between pairs and gave
+ * adx keygen 0.999, sign 1.019, adx51 0.939, 0.941 (medians of the pairs' new/old, December 2026). adx entries of
+ * 96 bytes (no -2dxy; the negation after the lookup) measured 0.955-1.01 of the radix-32 layout, varying with the
+ * load, and were not kept. Source: the signed fixed-window method with a table per digit, as in Bernstein, Duif,
+ * Lange, Schwabe, Yang, "High-speed high-security signatures" (CHES 2011), section 4, with radix 64 for their
+ * radix 16 and no doubling. */
 void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
     ecopt_ge_niels sel;
     ecopt_ge_ext acc;
     int8_t e[BASE_DIGITS];
     pthread_once(&base_table_once, base_table_init);
-    recode_radix32(e, s);
-    niels_select(&sel, base_table[0], e[0]);
+    recode_radix64(e, s);
+    niels_select(&sel, base_table[0], BASE_ENTRIES, e[0]);
     ext_from_niels(&acc, &sel);
-    for (int i = 1; i < BASE_DIGITS; i++) {
-        niels_select(&sel, base_table[i], e[i]);
+    for (int i = 1; i < BASE_DIGITS - 1; i++) {
+        niels_select(&sel, base_table[i], BASE_ENTRIES, e[i]);
         ecopt_ge_madd(&acc, &acc, &sel);
     }
+    niels_select(&sel, base_top, BASE_TOP_ENTRIES, e[BASE_DIGITS - 1]);
+    ecopt_ge_madd(&acc, &acc, &sel);
     *r = acc;
     ecopt_memzero_explicit(e, sizeof e);
     ecopt_memzero_explicit(&sel, sizeof sel);

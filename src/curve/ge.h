@@ -102,10 +102,11 @@ uint64_t ecopt_ge_has_small_order(const ecopt_ge_ext *p);
 void ecopt_ge_scalarmult(ecopt_ge_ext *r, const ecopt_ge_ext *p, const uint8_t s[32]);
 
 /* ecopt_ge_scalarmult_base — r = [s]B for any s < 2^256 (32 bytes little-endian; not reduced mod l, and bit 255
- * may be set), with the precomputed table of [k 32^i] B, k = 1..16, i = 0..51 (src/curve/generated/ge_base_table.h,
- * decoded to the backend's field elements at first use): 52 signed radix-32 digits (digits 0..50 in [-16, 15], the
- * top one bit 255 plus a carry, in [0, 2]), each a whole-row constant-time lookup (ecopt_ct_lookup_words) in its
- * own row, 51 mixed additions (the first lookup is converted, not added) and no doubling.
+ * may be set), with the precomputed table of [k 64^i] B, k = 1..32, i = 0..41, and k = 1..16, i = 42
+ * (src/curve/generated/ge_base_table.h, decoded to the backend's field elements at first use): 43 signed radix-64
+ * digits (digits 0..41 in [-32, 31], the top one bits 252..255 plus a carry, in [0, 16]), each a whole-row
+ * constant-time lookup (ecopt_ct_lookup_words) in its own row, 42 mixed additions (the first lookup is converted,
+ * not added) and no doubling.
  * Time: constant in s. */
 void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]);
 

@@ -1,7 +1,8 @@
 /* gen_base_table.c — writes src/curve/generated/ge_base_table.h, the fixed-base table of ecopt_ge_scalarmult_base:
- * entry [i][j] = [(j+1) 32^i] B, i = 0..51, j = 0..15 (signed radix-32 digits, one row per digit: see ge.c), each as
- * three canonical 32-byte field encodings of the affine point's (y + x, y - x, 2 d x y). Bytes rather than limbs, so
- * one table serves every backend.
+ * entry [i][j] = [(j+1) 64^i] B, i = 0..41, j = 0..31 (signed radix-64 digits in [-32, 31], one row per digit: see
+ * ge.c), and the top row's [(j+1) 64^42] B, j = 0..15 (the top digit is in [0, 16]), each as three canonical 32-byte
+ * field encodings of the affine point's (y + x, y - x, 2 d x y). Bytes rather than limbs, so one table serves every
+ * backend.
  *
  * Usage: gen_base_table GENERATOR_SOURCE > ge_base_table.h   (make regen; ctest's generated.base_table compares)
  * The generator source is hashed into the header (STYLE.md: generated files name the sha256 of their generator).
@@ -47,20 +48,24 @@ int main(int argc, char **argv) {
            "src/curve/generated/ge_base_table.h)\n"
            " * Inputs: none\n"
            " * Generator sha256: %s (src/curve/gen_base_table.c)\n"
-           " * ecopt_ge_base_table_bytes[i][j] = [(j+1) 32^i] B of edwards25519 (RFC 8032 section 5.1), as canonical\n"
-           " * 32-byte little-endian encodings of the affine (y + x, y - x, 2 d x y). Read by src/curve/ge.c. */\n"
+           " * ecopt_ge_base_table_bytes[i][j] = [(j+1) 64^i] B of edwards25519 (RFC 8032 section 5.1), i = 0..41,\n"
+           " * j = 0..31, and ecopt_ge_base_table_top_bytes[j] = [(j+1) 64^42] B, j = 0..15, as canonical 32-byte\n"
+           " * little-endian encodings of the affine (y + x, y - x, 2 d x y). Read by src/curve/ge.c. */\n"
            "#ifndef ECOPT_CURVE_GENERATED_GE_BASE_TABLE_H\n#define ECOPT_CURVE_GENERATED_GE_BASE_TABLE_H\n\n"
            "#include <stdint.h>\n\n"
-           "static const uint8_t ecopt_ge_base_table_bytes[52][16][3][32] = {\n",
+           "static const uint8_t ecopt_ge_base_table_bytes[42][32][3][32] = {\n",
            hex);
     ecopt_ge_ext row_base, q;
     ecopt_ge_cached c;
     ecopt_ge_base(&row_base);
-    for (int i = 0; i < 52; i++) {
+    /* rows 0..41 of 32 entries, then the top row (42) of 16 in its own array */
+    for (int i = 0; i < 43; i++) {
+        int entries = i < 42 ? 32 : 16;
+        if (i == 42) printf("static const uint8_t ecopt_ge_base_table_top_bytes[16][3][32] = {\n");
         ecopt_ge_cached_from_ext(&c, &row_base);
         q = row_base;
-        printf("  { /* 32^%d B */\n", i);
-        for (int j = 0; j < 16; j++) {
+        printf("  %s/* 64^%d B */\n", i < 42 ? "{ " : "", i);
+        for (int j = 0; j < entries; j++) {
             ecopt_fe zi, x, y, ypx, ymx, xy2d;
             ecopt_fe_invert(&zi, &q.Z);
             ecopt_fe_mul(&x, &q.X, &zi);
@@ -75,12 +80,14 @@ int main(int argc, char **argv) {
             print_fe(&ymx);
             printf(",\n     ");
             print_fe(&xy2d);
-            printf("}%s\n", j < 15 ? "," : "");
+            printf("}%s\n", j < entries - 1 ? "," : "");
             ecopt_ge_add(&q, &q, &c);
         }
-        printf("  }%s\n", i < 51 ? "," : "");
-        for (int k = 0; k < 5; k++) ecopt_ge_double(&row_base, &row_base, k == 4);
+        if (i < 41) printf("  },\n");
+        else if (i == 41) printf("  }\n};\n\n");
+        else printf("};\n");
+        for (int k = 0; k < 6; k++) ecopt_ge_double(&row_base, &row_base, k == 5);
     }
-    printf("};\n\n#endif /* ECOPT_CURVE_GENERATED_GE_BASE_TABLE_H */\n");
+    printf("\n#endif /* ECOPT_CURVE_GENERATED_GE_BASE_TABLE_H */\n");
     return ferror(stdout) ? 3 : 0;
 }

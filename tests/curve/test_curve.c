@@ -7,8 +7,10 @@
  *   - group laws on random points (add/sub/double chains, doubling without T followed by one with T);
  *   - decode and decode_zip215 on edge encodings (y around 0, 1, p, 2^255 - 1, both sign bits) and random bytes,
  *     and decode_x2 on each of them paired with the one before against the one-lane decodes;
- *   - scalarmult and scalarmult_base on random and edge scalars, every (digit, position) of the radix-32 fixed-base
- *     table, double_scalarmult_vartime, the ladder against RFC 7748's ladder in mpz;
+ *   - scalarmult and scalarmult_base on random and edge scalars, every (digit, position) of the radix-64 fixed-base
+ *     table, scalarmult_base on scalars up to 2^256 - 1 whose recoded digits sit at their bounds (every lower
+ *     digit -32, every one 31, the top digit 16), double_scalarmult_vartime, the ladder against RFC 7748's ladder
+ *     in mpz;
  *   - cofactored_eq_vartime against [8]([s]B - [k]A - R) in the reference, A and R of mixed order, R chosen so that
  *     the equation holds (up to an 8-torsion point) or fails (off by [1]B, by [l]-free points, or random);
  *   - the backend table's ed25519_scalarmult_base on any 256-bit scalar. */
@@ -345,22 +347,24 @@ int main(int argc, char **argv) {
         mpz_clear(e);
     }
 
-    /* Every (digit, position) of the radix-32 fixed-base table: s = d 32^i, d = 1..31, i = 0..50, and s = 2^255
-     * (row 51, digit 1: bit 255 set, which ecopt_ge_scalarmult_base accepts; d >= 16 recodes to d - 32 and a carry,
-     * so both signs of every entry are read), expected values by repeated addition in the reference. */
+    /* Every (digit, position) of the radix-64 fixed-base table: s = d 64^i, d = 1..63, i = 0..41, and d = 1..15
+     * at i = 42 (bits 252..255; bit 255 set is accepted by ecopt_ge_scalarmult_base). d >= 32 recodes to d - 64
+     * and a carry, so both signs of every entry of rows 0..41 are read (d = 32: entry 32 negated), and the carry
+     * out of row 41 (d >= 32 at i = 41) reaches the top row as digit 1; d = 15 at i = 42 reads top-row entry 15.
+     * Expected values by repeated addition in the reference. */
     {
         ref_pt Pi, acc;
         ref_pt_init(&Pi);
         ref_pt_init(&acc);
         ref_pt_base(&Pi);
         long bad = 0;
-        for (int i = 0; i < 52; i++) {
+        for (int i = 0; i < 43; i++) {
             ref_pt_identity(&acc);
-            for (unsigned d = 1; d < (i < 51 ? 32u : 2u); d++) {
+            for (unsigned d = 1; d < (i < 42 ? 64u : 16u); d++) {
                 ref_pt_add(&acc, &acc, &Pi);
                 uint8_t s[32] = {0};
-                /* d << 5i, spread over the bytes it touches (bits 5i..5i+4). */
-                int bit = 5 * i;
+                /* d << 6i, spread over the bytes it touches (bits 6i..6i+5). */
+                int bit = 6 * i;
                 unsigned v = d << (bit % 8);
                 s[bit / 8] = (uint8_t)v;
                 if (bit / 8 + 1 < 32) s[bit / 8 + 1] = (uint8_t)(v >> 8);
@@ -371,10 +375,68 @@ int main(int argc, char **argv) {
                     if (++bad > 5) break;
                 }
             }
-            for (int k = 0; k < 5; k++) ref_pt_double(&Pi, &Pi);
+            for (int k = 0; k < 6; k++) ref_pt_double(&Pi, &Pi);
         }
         ref_pt_clear(&Pi);
         ref_pt_clear(&acc);
+    }
+
+    /* The radix-64 recoding at its bounds, any s < 2^256 (keygen passes a clamped scalar, sign a reduced nonce,
+     * the backend table's entry anything): every raw 6-bit digit 32 then 31 (each recoded digit -32 with a
+     * carry), every raw digit 31 (each 31, no carry), 63 (-1, then 0s, each with a carry; s = 2^256 - 1 with the
+     * top four bits 15: top digit 16), 32 (-32, then -31s), the top four bits 0..15 under each pattern, and
+     * 2^255, 2^255 - 1, 2^252 - 1, 2^252, l - 1, l, 8 l - 1, 2^256 - 2^252 - 1, vs [s]B in the reference (GMP
+     * double-and-add). */
+    {
+        mpz_t e;
+        mpz_init(e);
+        ref_pt R;
+        ref_pt_init(&R);
+        long bad = 0;
+        for (int k = 0; k < 4 * 16 + 8; k++) {
+            uint8_t s[32] = {0};
+            if (k < 4 * 16) {
+                static const unsigned low[4] = {31, 31, 63, 32}; /* raw digits 1..41 (digit 0 below) */
+                unsigned d0 = k / 16 == 0 ? 32 : low[k / 16];
+                for (int i = 0; i < 43; i++) {
+                    unsigned d = i == 0 ? d0 : i < 42 ? low[k / 16] : (unsigned)(k % 16);
+                    int bit = 6 * i;
+                    unsigned v = d << (bit % 8);
+                    s[bit / 8] |= (uint8_t)v;
+                    if (bit / 8 + 1 < 32) s[bit / 8 + 1] |= (uint8_t)(v >> 8);
+                }
+                ref_from_le(e, s, 32);
+            } else {
+                switch (k - 4 * 16) {
+                case 0: mpz_set(e, ref_2_255); break;
+                case 1: mpz_sub_ui(e, ref_2_255, 1); break;
+                case 2: mpz_set_ui(e, 1), mpz_mul_2exp(e, e, 252), mpz_sub_ui(e, e, 1); break;
+                case 3: mpz_set_ui(e, 1), mpz_mul_2exp(e, e, 252); break;
+                case 4: mpz_sub_ui(e, ref_l, 1); break;
+                case 5: mpz_set(e, ref_l); break;
+                case 6: mpz_mul_ui(e, ref_l, 8), mpz_sub_ui(e, e, 1); break;
+                default: mpz_set_ui(e, 15), mpz_mul_2exp(e, e, 252), mpz_sub_ui(e, e, 1); break;
+                }
+                ref_to_le(s, 32, e);
+            }
+            ref_pt_mul(&R, e, &B);
+            ecopt_ge_ext r;
+            ecopt_ge_scalarmult_base(&r, s);
+            if (expect_pt("ge_scalarmult_base recoding bound", &r, &R)) {
+                tu_hex_print("s", s, 32);
+                if (++bad > 5) break;
+            }
+        }
+        /* the all-ones scalar is the pattern k = 2 * 16 + 15 above; check the bytes once more, built plainly */
+        uint8_t ones[32];
+        memset(ones, 0xff, 32);
+        ref_from_le(e, ones, 32);
+        ref_pt_mul(&R, e, &B);
+        ecopt_ge_ext r;
+        ecopt_ge_scalarmult_base(&r, ones);
+        if (expect_pt("ge_scalarmult_base 2^256 - 1", &r, &R)) tu_hex_print("s", ones, 32);
+        ref_pt_clear(&R);
+        mpz_clear(e);
     }
 
     /* double_scalarmult_vartime: [a]P + [b]B, a, b < l. */
