@@ -7,7 +7,7 @@
 #   make test SANITIZE=1      ASan + UBSan build (build/<cc>-asan), without the valgrind tests
 #   make test-slow            every test, including label slow
 #   make build                configure and build only
-#   make bench                build, then benchmark against libsodium and OpenSSL into bench/results/
+#   make bench                build, then benchmark against libsodium and OpenSSL into build/<cc>/bench-results/
 #   make bench-check          build, then time `ecopt check` on four multiplies (bench/check_times.c)
 #   make bench-opt            build, then `ecopt opt` on CryptOpt's table of primes (bench/optimizer-table; long)
 #   make regen                rewrite the generated code (src/curve/generated/) from its generator
@@ -36,6 +36,8 @@ else
 endif
 
 ECOPT_BIN := $(BUILD)/tools/ecopt
+# Where `make bench` and `make bench-opt` write their tables and charts: in the build directory, not the source tree.
+BENCH_OUT ?= $(BUILD)/bench-results
 
 .PHONY: all build test test-slow demo bench bench-check bench-opt regen deps clean help
 
@@ -67,14 +69,19 @@ demo:
 	$(MAKE) --no-print-directory build
 	scripts/demo.sh $(ECOPT_BIN)
 
-# BENCH_ARGS passes options to ecopt_bench (--rounds N --batch N --cpu N --out DIR); x86-64 only.
+# BENCH_ARGS passes options to ecopt_bench (--rounds N --batch N --cpu N), BENCH_FUSED_ARGS to ecopt_bench_fused
+# (--rounds N --cpu N); BENCH_OUT=DIR is where bench.md, bench.dat and bench.png go (default build/<cc>/bench-results).
+# x86-64 only.
 bench:
 	@[ "$(SANITIZE)" = 0 ] || { echo "make bench: not with SANITIZE=1" >&2; exit 2; }
+	@[ -z "$(filter --out,$(BENCH_ARGS))" ] || \
+	  { echo "make bench: give the results folder as BENCH_OUT=DIR, not --out in BENCH_ARGS" >&2; exit 2; }
 	scripts/install-deps.sh
 	$(MAKE) --no-print-directory build
-	mkdir -p bench/results
-	$(BUILD)/bench/ecopt_bench $(BENCH_ARGS)
-	[ ! -x $(BUILD)/bench/ecopt_bench_fused ] || $(BUILD)/bench/ecopt_bench_fused
+	mkdir -p $(BENCH_OUT)
+	$(BUILD)/bench/ecopt_bench --out $(BENCH_OUT) $(BENCH_ARGS)
+	[ ! -x $(BUILD)/bench/ecopt_bench_fused ] || $(BUILD)/bench/ecopt_bench_fused $(BENCH_FUSED_ARGS)
+	@echo "make bench: results in $(BENCH_OUT)/ (bench.md, bench.dat and, with gnuplot, bench.png)"
 
 # BENCH_CHECK_ARGS passes options to check_times (--runs N --timeout-ms N --max-seconds S --only NAME --out FILE).
 bench-check:
@@ -83,11 +90,14 @@ bench-check:
 	$(BUILD)/bench/check_times $(BENCH_CHECK_ARGS)
 
 # BENCH_OPT_ARGS passes options to bench/optimizer-table (--evals N --only SUBSTR --timeout S --out DIR); at most
-# 15 minutes a row with the default budget.
+# 15 minutes a row with the default budget. Its table and chart go to BENCH_OUT, as make bench's.
 bench-opt:
 	@[ "$(SANITIZE)" = 0 ] || { echo "make bench-opt: not with SANITIZE=1" >&2; exit 2; }
+	@[ -z "$(filter --results,$(BENCH_OPT_ARGS))" ] || \
+	  { echo "make bench-opt: give the results folder as BENCH_OUT=DIR, not --results in BENCH_OPT_ARGS" >&2; exit 2; }
 	$(MAKE) --no-print-directory build
-	bench/optimizer-table --ecopt $(ECOPT_BIN) $(BENCH_OPT_ARGS)
+	bench/optimizer-table --ecopt $(ECOPT_BIN) --results $(BENCH_OUT) $(BENCH_OPT_ARGS)
+	@echo "make bench-opt: results in $(BENCH_OUT)/ (optimizer.md, optimizer.dat and, with gnuplot, optimizer.png)"
 
 # The generated fixed-base table; ctest's generated.base_table fails when the committed file differs.
 regen:

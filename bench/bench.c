@@ -10,12 +10,23 @@
  * (issue 4) and, where the CPU has BMI2 and ADX, the adx and adx51 backends' from `ecopt opt` (issue 7), as chains of
  * BENCH_FE_CHAIN dependent operations, interleaved the same way.
  *
+ * Disturbance (a shared or busy CPU: the medians then measure the other processes too, silently): each section of
+ * the run (one per operation, one for the field table) is timed by the wall clock (CLOCK_MONOTONIC) and by this
+ * process's CPU time (getrusage(RUSAGE_SELF) user + system), with its involuntary context switches (ru_nivcsw), and
+ * each row gets a spread, the interquartile range of its samples / their median. The rule: a section is DISTURBED
+ * when its wall time exceeds WALL_CPU_MAX (1.25) x its CPU time and by more than WALL_SLACK_S (5 ms): pinned to one
+ * CPU and never blocking, the process waited for the CPU that long; a row is DISTURBED when its section is, or when
+ * its spread exceeds SPREAD_MAX (0.10) with at least SPREAD_MIN_ROUNDS (5) rounds (quartiles of fewer samples mean
+ * nothing). Any disturbed row gives one `warning:` line on stdout and in bench.md naming the rows; the exit status
+ * stays 0 (a benchmark, not a test). bench.md's tables carry the spread as their last column.
+ *
  * Usage: ecopt_bench [--rounds N] [--batch N] [--cpu N] [--out DIR]   (--help: the text of usage() below)
- * Writes DIR/bench.md (markdown table), DIR/bench.dat and, when gnuplot is installed, DIR/bench.png; DIR must be an
- * existing writable directory, checked before anything is measured. Exit: 0; 2 bad usage (an option or its value,
- * --cpu not a CPU of this machine, --out not an existing writable directory); 3 the environment failed (a CPU that
- * exists but this process may not run on, a library call, writing the results). ecopt_bench_asm uses the same codes
- * (its 1, a failed measurement, has no counterpart here). */
+ * Writes DIR/bench.md (markdown table), DIR/bench.dat and, when gnuplot is installed, DIR/bench.png (DIR: default
+ * the current directory; make bench gives build/<cc>/bench-results); DIR must be an existing writable directory,
+ * checked before anything is measured. Exit: 0; 2 bad usage (an option or its value, --cpu not a CPU of this
+ * machine, --out not an existing writable directory); 3 the environment failed (a CPU that exists but this process
+ * may not run on, a library call, writing the results). ecopt_bench_asm uses the same codes (its 1, a failed
+ * measurement, has no counterpart here). */
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <errno.h>
@@ -23,9 +34,11 @@
 #include <openssl/evp.h>
 #include <sched.h>
 #include <sodium.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,6 +52,10 @@
 #define NIN 16  /* distinct inputs, cycled */
 #define MAXIMPL 8
 #define MAXROUNDS 1001
+#define WALL_CPU_MAX 1.25   /* a section whose wall time exceeds this x its CPU time was preempted ... */
+#define WALL_SLACK_S 0.005  /* ... and by more than this (s): the clocks' granularity on a short section */
+#define SPREAD_MAX 0.10     /* a row whose (Q3 - Q1) / median exceeds this is disturbed ... */
+#define SPREAD_MIN_ROUNDS 5 /* ... when it has at least this many rounds */
 
 static uint8_t scal[NIN][32], upt[NIN][32], seeds[NIN][32], msg[NIN][64], sigs[NIN][64], pubs[NIN][32];
 static ecopt_ed25519_secretkey sks[NIN];
@@ -186,10 +203,60 @@ static void shuffled_order(int *order, size_t n) {
     }
 }
 
-/* The median of n samples (sorts them). */
-static double median(double *x, int n) {
+/* The median of n samples (sorts them) and their spread, the interquartile range / the median (quartiles as the
+ * samples at n/4 and 3n/4 of the sorted list). */
+static double median(double *x, int n, double *spread) {
     qsort(x, (size_t)n, sizeof(double), cmp_double);
-    return x[n / 2];
+    double m = x[n / 2];
+    *spread = m > 0 ? (x[(3 * n) / 4] - x[n / 4]) / m : 0;
+    return m;
+}
+
+/* ---- disturbance: wall clock vs CPU time and involuntary switches, per section -------------------------------- */
+typedef struct {
+    double wall, cpu; /* s */
+    long nivcsw;
+} usage_mark;
+
+static void usage_now(usage_mark *m) {
+    struct rusage ru;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (getrusage(RUSAGE_SELF, &ru) != 0) die("getrusage failed");
+    m->wall = (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+    m->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+             (double)ru.ru_stime.tv_usec * 1e-6;
+    m->nivcsw = ru.ru_nivcsw;
+}
+
+/* *d = now - *start */
+static void usage_since(const usage_mark *start, usage_mark *d) {
+    usage_mark now;
+    usage_now(&now);
+    d->wall = now.wall - start->wall;
+    d->cpu = now.cpu - start->cpu;
+    d->nivcsw = now.nivcsw - start->nivcsw;
+}
+
+static int section_disturbed(const usage_mark *d) {
+    return d->wall > WALL_CPU_MAX * d->cpu && d->wall - d->cpu > WALL_SLACK_S;
+}
+
+static int row_disturbed(const usage_mark *section, double spread, int rounds) {
+    return section_disturbed(section) || (rounds >= SPREAD_MIN_ROUNDS && spread > SPREAD_MAX);
+}
+
+/* appends "; " (unless first) and a printf text to the warning w (cap bytes, truncated with "...") */
+static void warn_add(char *w, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void warn_add(char *w, size_t cap, const char *fmt, ...) {
+    size_t l = strlen(w);
+    if (l + 8 >= cap) return;
+    if (l) l += (size_t)snprintf(w + l, cap - l, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(w + l, cap - l, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= cap - l) strcpy(w + cap - 4, "...");
 }
 
 static double tick_rate(void) {
@@ -263,13 +330,19 @@ static int usage(const char *problem) {
     if (problem) fprintf(stderr, "ecopt_bench: %s\n", problem);
     fprintf(o, "usage: ecopt_bench [--rounds N] [--batch N] [--cpu N] [--out DIR]\n"
                "  rounds 1..%d (default 31), batch 1..1000000 calls (default 8), cpu: default the last one this\n"
-               "  process may run on; DIR (default bench/results) must be an existing writable directory, checked\n"
-               "  before anything is measured; writes DIR/bench.md, DIR/bench.dat and, with gnuplot, DIR/bench.png\n"
+               "  process may run on; DIR (default: the current directory) must be an existing writable directory,\n"
+               "  checked before anything is measured; writes DIR/bench.md, DIR/bench.dat and, with gnuplot,\n"
+               "  DIR/bench.png\n"
+               "disturbance: a line 'warning: ...' on stdout and in bench.md names the rows measured while the CPU\n"
+               "  was taken by others: a section (one operation, or the field table) whose wall time exceeds %.2f x\n"
+               "  this process's CPU time (getrusage) by over %.0f ms, or a row whose spread, the interquartile range\n"
+               "  of its samples / their median (the last column of bench.md), exceeds %.2f with %d rounds or more;\n"
+               "  the exit status stays 0\n"
                "exit status: 0; 2 bad usage (an option or its value, --cpu not a CPU of this machine, --out not an\n"
                "  existing writable directory); 3 the environment failed (the CPU exists but this process may not\n"
                "  run on it, a library call failed, the results could not be written); the same codes as\n"
                "  ecopt_bench_asm\n",
-            MAXROUNDS);
+            MAXROUNDS, WALL_CPU_MAX, WALL_SLACK_S * 1e3, SPREAD_MAX, SPREAD_MIN_ROUNDS);
     return problem ? 2 : 0;
 }
 
@@ -314,7 +387,7 @@ static int out_dir_check(const char *dir, char *why, size_t n) {
 
 int main(int argc, char **argv) {
     int rounds = 31, batch = 8, cpu = -1;
-    const char *outdir = "bench/results";
+    const char *outdir = "."; /* the current directory, as a command-line tool's output; make bench gives --out */
     int seen[4] = {0};
     static const char *const opts[4] = {"--rounds", "--batch", "--cpu", "--out"};
     for (int a = 1; a < argc; a++) {
@@ -391,10 +464,13 @@ int main(int argc, char **argv) {
     printf("cpu: %s\n", cpu_text);
     printf("tick rate: %.3f GHz (ticks are TSC ticks, not core cycles)\n\n", rate / 1e9);
 
-    static double med[NOPS][MAXIMPL];
+    static double med[NOPS][MAXIMPL], spread[NOPS][MAXIMPL];
     static double samples[MAXIMPL][MAXROUNDS];
     int order[MAXIMPL];
+    usage_mark run_start, run_use, sec_start, sec_use[NOPS], fe_use;
+    usage_now(&run_start);
     for (size_t o = 0; o < NOPS; o++) {
+        usage_now(&sec_start);
         for (size_t k = 0; k < nimpl; k++) {
             impls[k].fn = k < n_ecopt ? ops[o].ecopt_fn : (k == n_ecopt ? ops[o].sodium_fn : ops[o].ossl_fn);
             be_cur = impls[k].be;
@@ -411,7 +487,8 @@ int main(int argc, char **argv) {
                 samples[order[k]][r] = (double)(t1 - t0) / batch;
             }
         }
-        for (size_t k = 0; k < nimpl; k++) med[o][k] = median(samples[k], rounds);
+        for (size_t k = 0; k < nimpl; k++) med[o][k] = median(samples[k], rounds, &spread[o][k]);
+        usage_since(&sec_start, &sec_use[o]);
     }
 
     /* The field section: the u64 multiply and square, hand-written vs generated by `ecopt gen`, and the adx and
@@ -446,7 +523,8 @@ int main(int argc, char **argv) {
         fe_impls[NFE++] = (__typeof__(fe_impls[0])){"fe_sq adx (ecopt opt)", bench_fe_adx_sq, sq_base};
     bench_fe_adx_setup(scal[0], upt[0]);
 #endif
-    double fe_med[8];
+    double fe_med[8], fe_spread[8];
+    usage_now(&sec_start);
     bench_fe_u64_setup(scal[0], upt[0]);
     for (size_t k = 0; k < NFE; k++)
         for (int w = 0; w < batch; w++) fe_impls[k].fn(0); /* warm up */
@@ -459,7 +537,33 @@ int main(int argc, char **argv) {
             samples[order[k]][r] = (double)(t1 - t0) / ((double)batch * BENCH_FE_CHAIN);
         }
     }
-    for (size_t k = 0; k < NFE; k++) fe_med[k] = median(samples[k], rounds);
+    for (size_t k = 0; k < NFE; k++) fe_med[k] = median(samples[k], rounds, &fe_spread[k]);
+    usage_since(&sec_start, &fe_use);
+    usage_since(&run_start, &run_use);
+
+    /* Disturbance (the rule above): the rows to name, by section */
+    static char warning[4096];
+    for (size_t o = 0; o < NOPS; o++) {
+        if (section_disturbed(&sec_use[o])) {
+            warn_add(warning, sizeof warning, "%s, all rows (wall %.0f ms, CPU %.0f ms, %ld involuntary switches)",
+                     ops[o].name, sec_use[o].wall * 1e3, sec_use[o].cpu * 1e3, sec_use[o].nivcsw);
+            continue;
+        }
+        for (size_t k = 0; k < nimpl; k++)
+            if (row_disturbed(&sec_use[o], spread[o][k], rounds))
+                warn_add(warning, sizeof warning, "%s / %s (spread %.2f)", ops[o].name, impls[k].name, spread[o][k]);
+    }
+    if (section_disturbed(&fe_use))
+        warn_add(warning, sizeof warning, "field table, all rows (wall %.0f ms, CPU %.0f ms, %ld involuntary switches)",
+                 fe_use.wall * 1e3, fe_use.cpu * 1e3, fe_use.nivcsw);
+    else
+        for (size_t k = 0; k < NFE; k++)
+            if (row_disturbed(&fe_use, fe_spread[k], rounds))
+                warn_add(warning, sizeof warning, "%s (spread %.2f)", fe_impls[k].name, fe_spread[k]);
+    char run_text[300];
+    snprintf(run_text, sizeof run_text,
+             "run: wall %.2f s, CPU %.2f s (user + system), %ld involuntary context switches while measuring",
+             run_use.wall, run_use.cpu, run_use.nivcsw);
 
     /* Report: console, markdown, data for the chart. */
     char path[4096];
@@ -472,33 +576,46 @@ int main(int argc, char **argv) {
                 "order, pinned to CPU %d; TSC %.3f GHz, ticks are not core cycles). Ratio = ticks / libsodium's "
                 "ticks (lower is faster).\n\nCPU: %s.\n\nPeers: libsodium %s; %s.\n\n",
             rounds, batch, cpu, rate / 1e9, cpu_text, sodium_version_string(), OpenSSL_version(OPENSSL_VERSION));
-    fprintf(md, "| operation | implementation | median ticks | ops/s | ratio vs libsodium |\n|---|---|---:|---:|---:|\n");
+    fprintf(md, "%s.\n\n", run_text);
+    if (warning[0])
+        fprintf(md, "warning: disturbed measurement (the CPU was taken by others; rule in `ecopt_bench --help`), "
+                    "these rows are not trustworthy: %s.\n\n",
+                warning);
+    fprintf(md, "Spread = (Q3 - Q1) / median of the samples (quartiles of the %d rounds).\n\n", rounds);
+    fprintf(md, "| operation | implementation | median ticks | ops/s | ratio vs libsodium | spread |\n"
+                "|---|---|---:|---:|---:|---:|\n");
     fprintf(dat, "operation"); /* a header row (not a comment): gnuplot's columnhead names the series from it */
     for (size_t k = 0; k < nimpl; k++) fprintf(dat, "\t%s", impls[k].name);
     fprintf(dat, "\n");
-    printf("%-24s %-14s %12s %12s %10s\n", "operation", "impl", "ticks", "ops/s", "vs sodium");
+    printf("%-24s %-14s %12s %12s %10s %8s\n", "operation", "impl", "ticks", "ops/s", "vs sodium", "spread");
     for (size_t o = 0; o < NOPS; o++) {
         fprintf(dat, "%s", ops[o].name);
         for (size_t k = 0; k < nimpl; k++) {
             double ratio = med[o][k] / med[o][n_ecopt];
-            printf("%-24s %-14s %12.0f %12.0f %10.2f\n", k ? "" : ops[o].name, impls[k].name, med[o][k],
-                   rate / med[o][k], ratio);
-            fprintf(md, "| %s | %s | %.0f | %.0f | %.2f |\n", ops[o].name, impls[k].name, med[o][k],
-                    rate / med[o][k], ratio);
+            printf("%-24s %-14s %12.0f %12.0f %10.2f %8.3f\n", k ? "" : ops[o].name, impls[k].name, med[o][k],
+                   rate / med[o][k], ratio, spread[o][k]);
+            fprintf(md, "| %s | %s | %.0f | %.0f | %.2f | %.3f |\n", ops[o].name, impls[k].name, med[o][k],
+                    rate / med[o][k], ratio, spread[o][k]);
             fprintf(dat, "\t%.0f", med[o][k]);
         }
         fprintf(dat, "\n");
     }
-    printf("\n%-26s %10s %16s\n", "field op (chain of 100)", "ticks/op", "vs hand-written");
+    printf("\n%-26s %10s %16s %8s\n", "field op (chain of 100)", "ticks/op", "vs hand-written", "spread");
     fprintf(md, "\n## Field multiply and square: u64 hand-written vs generated by `ecopt gen`, adx and adx51 by "
                 "`ecopt opt`\n\n"
                 "Median ticks per operation in chains of %d dependent operations, interleaved in random order.\n\n"
-                "| operation | ticks per op | ratio vs hand-written |\n|---|---:|---:|\n", BENCH_FE_CHAIN);
+                "| operation | ticks per op | ratio vs hand-written | spread |\n|---|---:|---:|---:|\n",
+            BENCH_FE_CHAIN);
     for (size_t k = 0; k < NFE; k++) {
         double ratio = fe_med[k] / fe_med[fe_impls[k].base];
-        printf("%-26s %10.2f %16.3f\n", fe_impls[k].name, fe_med[k], ratio);
-        fprintf(md, "| %s | %.2f | %.3f |\n", fe_impls[k].name, fe_med[k], ratio);
+        printf("%-26s %10.2f %16.3f %8.3f\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
+        fprintf(md, "| %s | %.2f | %.3f | %.3f |\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
     }
+    printf("\n%s\n", run_text);
+    if (warning[0])
+        printf("warning: disturbed measurement (the CPU was taken by others; rule in --help), these rows are not "
+               "trustworthy: %s\n",
+               warning);
     fclose(md);
     fclose(dat);
 

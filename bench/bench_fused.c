@@ -7,12 +7,17 @@
  * verification-shaped loop three ways (all C, all fused, fused doublings only: what ge.c's ECOPT_GE_VT_FUSED
  * chose). Not a test: nothing here asserts a speed.
  *
- * Usage: ecopt_bench_fused [--rounds N] [--cpu N] */
+ * Usage: ecopt_bench_fused [--rounds N] [--cpu N]   (--help: the text of usage() below). Exit: 0; 2 bad usage (an
+ * unknown option or argument, a value that is not a number or out of range, --cpu not a CPU of this machine: one
+ * line on stderr, before anything is measured); 3 the CPU exists but this process may not run on it. The same codes
+ * as ecopt_bench. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <x86intrin.h>
 
 #include "bench_fused.h"
@@ -53,25 +58,79 @@ static int cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
+#define MAXROUNDS 10001
+
+static void usage(void) {
+    printf("usage: ecopt_bench_fused [--rounds N] [--cpu N]\n"
+           "  the adx51 and adx whole-formula functions against the C formulas over the same field operations:\n"
+           "  median rdtsc ticks per call over interleaved rounds, pinned to one CPU (x86-64 with BMI2 and ADX)\n"
+           "  --rounds N   rounds 1..%d (default 301)\n"
+           "  --cpu N      the CPU to pin to (default: the last one this process may run on)\n"
+           "  -h, --help   this text\n"
+           "exit status: 0; 2 bad usage (an unknown option or argument, a value not a number or out of range, --cpu\n"
+           "  not a CPU of this machine; one line on stderr, nothing measured); 3 the environment failed (the CPU\n"
+           "  exists but this process may not run on it); the same codes as ecopt_bench\n",
+           MAXROUNDS);
+}
+
+/* bad — one line on stderr, exit status 2 */
+static int bad(const char *arg, const char *why) {
+    fprintf(stderr, "ecopt_bench_fused: %s%s%s (see --help)\n", arg ? arg : "", arg ? ": " : "", why);
+    return 2;
+}
+
+/* parse_int — v as a decimal in [lo, hi]; 0 ok, -1 not a number, -2 out of range */
+static int parse_int(const char *v, long lo, long hi, int *out) {
+    char *end = NULL;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || (errno && errno != ERANGE)) return -1;
+    if (errno == ERANGE || x < lo || x > hi) return -2;
+    *out = (int)x;
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    int rounds = 301, cpu = 1;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--rounds") == 0)
-            rounds = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--cpu") == 0)
-            cpu = atoi(argv[i + 1]);
-        else {
-            fprintf(stderr, "usage: ecopt_bench_fused [--rounds N] [--cpu N]\n");
-            return 2;
+    int rounds = 301, cpu = -1, seen_rounds = 0, seen_cpu = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage();
+            return 0;
+        }
+        int is_rounds = !strcmp(a, "--rounds"), is_cpu = !strcmp(a, "--cpu");
+        if (!is_rounds && !is_cpu) return bad(a, a[0] == '-' ? "unknown option" : "unexpected argument");
+        if (i + 1 >= argc) return bad(a, "an option without its value");
+        if ((*(is_rounds ? &seen_rounds : &seen_cpu))++) return bad(a, "an option given more than once");
+        const char *v = argv[++i];
+        int pr = is_rounds ? parse_int(v, 1, MAXROUNDS, &rounds) : parse_int(v, 0, CPU_SETSIZE - 1, &cpu);
+        if (pr != 0) {
+            char what[64];
+            snprintf(what, sizeof what, "%s %.40s", a, v);
+            return bad(what, pr == -1 ? "not a number" : "a value out of range");
         }
     }
-    if (rounds < 1 || rounds > 10001)
-        rounds = 301;
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+    if (cpu >= 0 && ncpu > 0 && cpu >= ncpu) {
+        fprintf(stderr, "ecopt_bench_fused: --cpu %d: no such CPU (this machine has CPUs 0 to %ld)\n", cpu, ncpu - 1);
+        return 2;
+    }
     cpu_set_t s;
     CPU_ZERO(&s);
+    if (cpu < 0) { /* the last CPU this process may run on, as ecopt_bench */
+        if (sched_getaffinity(0, sizeof s, &s) != 0) {
+            fprintf(stderr, "ecopt_bench_fused: sched_getaffinity: %s\n", strerror(errno));
+            return 3;
+        }
+        for (int c = CPU_SETSIZE - 1; c >= 0 && cpu < 0; c--)
+            if (CPU_ISSET(c, &s)) cpu = c;
+        CPU_ZERO(&s);
+    }
     CPU_SET(cpu, &s);
-    if (sched_setaffinity(0, sizeof s, &s) != 0)
-        fprintf(stderr, "ecopt_bench_fused: cannot pin to CPU %d\n", cpu);
+    if (sched_setaffinity(0, sizeof s, &s) != 0) {
+        fprintf(stderr, "ecopt_bench_fused: --cpu %d: this process may not run on it (%s)\n", cpu, strerror(errno));
+        return 3;
+    }
     int8_t na[BENCH_FUSED_STEPS], nb[BENCH_FUSED_STEPS];
     digits_adx51(na, nb);
     bench_fused_setup_adx51(na, nb);

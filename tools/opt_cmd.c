@@ -9,7 +9,8 @@
  * UNLOWERED program. Only then is OUT.S written.
  *
  * Exit status: 0 written; 1 the search failed or the result was not PROVED (nothing written); 2 bad input
- * (options, files, a program that does not load or lower); 3 writing failed or memory. */
+ * (options, files, a program that does not load or lower); 3 writing failed, memory, or an unusable temporary
+ * directory ($TMPDIR, else /tmp; checked before the search, see tmp_usable). */
 #define _GNU_SOURCE /* sched_getaffinity, realpath */
 
 #include <errno.h>
@@ -66,7 +67,8 @@ const char cli_opt_help[] =
     "  -h, --help          this text\n"
     "\n"
     "exit status: 0 written; 1 not proved or the search failed (nothing written); 2 bad input; 3 writing\n"
-    "failed or out of memory.\n"
+    "failed, out of memory, or the temporary directory ($TMPDIR, else /tmp) is unusable (checked before\n"
+    "the search).\n"
     "\n"
     "example:\n"
     "  ecopt opt --fiat ../shared/fiat-json/curve25519_64.json --function fiat_25519_carry_mul -o mul.S\n";
@@ -169,6 +171,24 @@ static int out_usable(const char *path)
         return cli_fail(CLI_USAGE, path, "cannot create a file in %s: %s", dir, strerror(errno));
     close(fd);
     unlink(probe);
+    return CLI_OK;
+}
+
+/* tmp_usable — whether $TMPDIR (else /tmp) takes a new directory, checked before the search: the final check
+ * assembles the result there (search_final_check), which would otherwise fail only after the whole search. A probe
+ * directory of the same shape and length limit (512 bytes) as search_final_check's, removed again. An unusable one
+ * is the environment's fault: exit 3, named as `ecopt check` names it (check/elf.c). */
+static int tmp_usable(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    const char *base = tmp && *tmp ? tmp : "/tmp";
+    const char *which = tmp && *tmp ? "TMPDIR" : "TMPDIR is not set";
+    char dir[512];
+    if (snprintf(dir, sizeof dir, "%s/ecopt-opt-XXXXXX", base) >= (int)sizeof dir)
+        return cli_fail(CLI_ENV, base, "the temporary directory is unusable (%s): its name is too long", which);
+    if (!mkdtemp(dir))
+        return cli_fail(CLI_ENV, base, "the temporary directory is unusable (%s): %s", which, strerror(errno));
+    rmdir(dir);
     return CLI_OK;
 }
 
@@ -278,6 +298,8 @@ int cli_cmd_opt(int argc, char **argv)
     }
     so.quiet = o_quiet->given != 0;
     so.hidden = o_hidden->given != 0;
+    if ((rc = tmp_usable()) != CLI_OK) /* usage first (2), then the environment (3), before any work */
+        return rc;
 
     /* the program */
     if ((rc = cli_program_load(&src, &f, hex)) != CLI_OK)

@@ -83,6 +83,30 @@ fi
 bad "empty -o" --fiat "$json" --function $fn -o ""
 bad "-o in a missing directory" --fiat "$json" --function $fn -o "$tmp/nodir/x.S"
 bad "-o a directory" --fiat "$json" --function $fn -o "$tmp"
+# an unusable temporary directory is the environment (exit 3), found before the search, not at the final check
+# after it (which exited 1); a tiny search, so that without the up-front check this fails quickly
+envfail() {
+    local what=$1 want=$2
+    shift 2
+    rm -f "$tmp/bad.S"
+    env TMPDIR="$what" "$ecopt" opt --prime 2^255-19 --method solinas-unsaturated --limbs 5 --op add \
+        -o "$tmp/bad.S" --evals 10 --bets 1 --rounds 3 "$@" 2>"$tmp/err" >/dev/null
+    local rc=$?
+    if [ $rc -ne 3 ]; then fail "TMPDIR=$what: exit $rc, want 3 ($(head -n 1 "$tmp/err"))"; else pass; fi
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && pass || fail "TMPDIR=$what: not one line on stderr: $(cat "$tmp/err")"
+    grep -qE "^ecopt opt: $what: the temporary directory is unusable \(TMPDIR\): $want\$" "$tmp/err" && pass ||
+        fail "TMPDIR=$what: stderr '$(cat "$tmp/err")' lacks /$want/"
+    [ -e "$tmp/bad.S" ] && fail "TMPDIR=$what: wrote output" || pass
+}
+envfail "$tmp/no-such-dir" "No such file or directory"
+: >"$tmp/a-file"
+envfail "$tmp/a-file" "Not a directory"
+envfail "$tmp/no-such-dir" "No such file or directory" --quiet
+if [ "$(id -u)" != 0 ]; then # root may write into a mode 555 directory
+    mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+    envfail "$tmp/ro" "Permission denied"
+    chmod 755 "$tmp/ro"
+fi
 grep -q "allowed: " <("$ecopt" opt --fiat "$json" --function $fn -o "$tmp/bad.S" --cpu 4000 2>&1) && pass ||
     fail "--cpu 4000 does not name the allowed CPUs"
 "$ecopt" opt --help | grep -q "usage: ecopt opt" && pass || fail "--help"
