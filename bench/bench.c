@@ -326,8 +326,11 @@ static void cpu_describe(char *out, size_t n) {
 }
 
 static int usage(const char *problem) {
-    FILE *o = problem ? stderr : stdout;
-    if (problem) fprintf(stderr, "ecopt_bench: %s\n", problem);
+    if (problem) { /* one line naming the option, as ecopt_bench_fused and ecopt_bench_asm do */
+        fprintf(stderr, "ecopt_bench: %s (see --help)\n", problem);
+        return 2;
+    }
+    FILE *o = stdout;
     fprintf(o, "usage: ecopt_bench [--rounds N] [--batch N] [--cpu N] [--out DIR]\n"
                "  rounds 1..%d (default 31), batch 1..1000000 calls (default 8), cpu: default the last one this\n"
                "  process may run on; DIR (default: the current directory) must be an existing writable directory,\n"
@@ -343,7 +346,7 @@ static int usage(const char *problem) {
                "  run on it, a library call failed, the results could not be written); the same codes as\n"
                "  ecopt_bench_asm\n",
             MAXROUNDS, WALL_CPU_MAX, WALL_SLACK_S * 1e3, SPREAD_MAX, SPREAD_MIN_ROUNDS);
-    return problem ? 2 : 0;
+    return 0;
 }
 
 /* parse_long — v as a decimal in [lo, hi] into *out; 0 ok, -1 not a number, -2 out of range */
@@ -395,9 +398,21 @@ int main(int argc, char **argv) {
         for (int j = 0; j < 4; j++)
             if (!strcmp(argv[a], opts[j])) k = j;
         if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) return usage(NULL);
-        if (k < 0) return usage(argv[a][0] == '-' ? "unknown option" : "unexpected argument");
-        if (a + 1 >= argc) return usage("an option without its value");
-        if (seen[k]++) return usage("an option given more than once");
+        char problem[200];
+        if (k < 0) {
+            snprintf(problem, sizeof problem, "%.100s: %s", argv[a],
+                     argv[a][0] == '-' ? "unknown option" : "unexpected argument");
+            return usage(problem);
+        }
+        /* a value that is itself an option ("--out --rounds 1") is a missing value, not a directory "--rounds" */
+        if (a + 1 >= argc || !strncmp(argv[a + 1], "--", 2)) {
+            snprintf(problem, sizeof problem, "%s: an option without its value", opts[k]);
+            return usage(problem);
+        }
+        if (seen[k]++) {
+            snprintf(problem, sizeof problem, "%s: an option given more than once", opts[k]);
+            return usage(problem);
+        }
         const char *v = argv[++a];
         long x = 0;
         int pr = 0;
@@ -405,7 +420,6 @@ int main(int argc, char **argv) {
         else if (k == 1) pr = parse_long(v, 1, 1000000, &x), batch = (int)x;
         else if (k == 2) pr = parse_long(v, 0, CPU_SETSIZE - 1, &x), cpu = (int)x;
         else outdir = v;
-        char problem[200];
         snprintf(problem, sizeof problem, "%s %s: %s", opts[k], v, pr == -1 ? "not a number" : "a value out of range");
         if (pr != 0) return usage(problem);
     }
@@ -551,7 +565,7 @@ int main(int argc, char **argv) {
         }
         for (size_t k = 0; k < nimpl; k++)
             if (row_disturbed(&sec_use[o], spread[o][k], rounds))
-                warn_add(warning, sizeof warning, "%s / %s (spread %.2f)", ops[o].name, impls[k].name, spread[o][k]);
+                warn_add(warning, sizeof warning, "%s / %s (spread %.3f)", ops[o].name, impls[k].name, spread[o][k]);
     }
     if (section_disturbed(&fe_use))
         warn_add(warning, sizeof warning, "field table, all rows (wall %.0f ms, CPU %.0f ms, %ld involuntary switches)",
@@ -559,7 +573,7 @@ int main(int argc, char **argv) {
     else
         for (size_t k = 0; k < NFE; k++)
             if (row_disturbed(&fe_use, fe_spread[k], rounds))
-                warn_add(warning, sizeof warning, "%s (spread %.2f)", fe_impls[k].name, fe_spread[k]);
+                warn_add(warning, sizeof warning, "%s (spread %.3f)", fe_impls[k].name, fe_spread[k]);
     char run_text[300];
     snprintf(run_text, sizeof run_text,
              "run: wall %.2f s, CPU %.2f s (user + system), %ld involuntary context switches while measuring",

@@ -53,16 +53,19 @@ fi
 
 # usage: exit 2
 mkdir "$tmp/res"
-want 2 '^ecopt_bench: --cpu abc: not a number$' --cpu abc --rounds 1 --batch 1 --out "$tmp/res"
-want 2 '^ecopt_bench: --cpu -1: a value out of range$' --cpu -1 --rounds 1 --batch 1 --out "$tmp/res"
+want 2 '^ecopt_bench: --cpu abc: not a number \(see --help\)$' --cpu abc --rounds 1 --batch 1 --out "$tmp/res"
+want 2 '^ecopt_bench: --cpu -1: a value out of range \(see --help\)$' --cpu -1 --rounds 1 --batch 1 --out "$tmp/res"
 ncpu=$(getconf _NPROCESSORS_CONF)
 want 2 "^ecopt_bench: --cpu $ncpu: no such CPU" --cpu "$ncpu" --rounds 1 --batch 1 --out "$tmp/res"
 one_line "--cpu $ncpu"
-want 2 '^ecopt_bench: --rounds 0: a value out of range$' --cpu 0 --rounds 0 --out "$tmp/res"
-want 2 '^ecopt_bench: --batch 2x: not a number$' --cpu 0 --batch 2x --out "$tmp/res"
-want 2 '^ecopt_bench: unknown option$' "${run[@]}" --bogus
-want 2 '^ecopt_bench: an option given more than once$' "${run[@]}" --cpu 0
-want 2 '^ecopt_bench: an option without its value$' "${run[@]}" --out
+want 2 '^ecopt_bench: --rounds 0: a value out of range \(see --help\)$' --cpu 0 --rounds 0 --out "$tmp/res"
+want 2 '^ecopt_bench: --batch 2x: not a number \(see --help\)$' --cpu 0 --batch 2x --out "$tmp/res"
+want 2 '^ecopt_bench: --bogus: unknown option \(see --help\)$' "${run[@]}" --bogus
+one_line "--bogus"
+want 2 '^ecopt_bench: --cpu: an option given more than once \(see --help\)$' "${run[@]}" --cpu 0
+want 2 '^ecopt_bench: --out: an option without its value \(see --help\)$' "${run[@]}" --out
+# a value that is itself an option is missing, not a directory named "--rounds"
+want 2 '^ecopt_bench: --out: an option without its value \(see --help\)$' --out --rounds 1
 
 # a CPU of this machine outside the cgroup's cpuset: the environment refuses it, exit 3 (when there is one)
 cpuset=$(cat /sys/fs/cgroup/cpuset.cpus.effective 2> /dev/null || true)
