@@ -86,7 +86,7 @@ while IFS= read -r f; do
 done < <(find include src -type f | sort)
 
 asm_re='(\b__asm__|\b__asm|\basm)\b'
-empty_re='(\b__asm__|\b__asm|\basm)[[:space:]]*((volatile|__volatile__)[[:space:]]*)?\([[:space:]]*""[[:space:]]*:'
+empty_re='(\b__asm__|\b__asm|\basm)\b[[:space:]]*((volatile|__volatile__)[[:space:]]*)?\([[:space:]]*""[[:space:]]*:'
 n=0
 while IFS= read -r f; do
   # line splices joined first (cpp -fpreprocessed keeps them, so "__as\<newline>m__" or "*\<newline>/" would hide

@@ -107,5 +107,9 @@ expect "bytes in a nop after ret" "a nop"
 fresh; sed -i '0,/^\tret$/s//\tret\n\tud2/' "$work/t/$gen/$S.S"
 expect "an instruction after ret" "after ret"
 
+# A third review: a name that starts like an empty barrier (`asmvolatile(""`) must not cancel a real asm's count.
+fresh; printf '#define asmvolatile(...)\nunsigned long ecopt_evil(void) { unsigned long r; __asm__ volatile("movq $1, %%0" : "=r"(r)); asmvolatile("" :) return r; }\n' >> "$work/t/src/ct.c"
+expect "a look-alike empty barrier on the same line" "not an empty barrier"
+
 if [ $fails -ne 0 ]; then echo "$fails case(s) failed"; exit 1; fi
 echo "all cases behaved"
