@@ -30,12 +30,9 @@ const char cli_check_help[] =
     "  PROGRAM: --fiat F.json --function NAME | --ir FILE.ir [--function NAME]\n"
     "           | --prime P --method M --limbs N --op OP\n"
     "\n"
-    "Prove that the machine code of one function computes exactly what an IR program computes: the function's\n"
-    "bytes (from the object file, or from assembling FILE.S with the system assembler) are decoded and executed\n"
-    "symbolically, and every output limb is compared with the unlowered program's: by identical normal forms,\n"
-    "by identical exact linear forms, or by an unsat answer of the SMT solver z3 (with cut-points and, when a\n"
-    "cut query fails, sweeping; then plain); never by tests. Calling convention: System V, the fiat signature\n"
-    "(outputs first, then inputs).\n"
+    "Prove that the machine code of one function computes exactly what an IR program computes, for every input\n"
+    "within the program's bounds (never by tests). Calling convention: System V, the fiat signature (outputs\n"
+    "first, then inputs). How it works, the rules and the known limits: docs/checker.md.\n"
     "\n"
     "options:\n"
     "  --fiat F.json       a fiat-crypto JSON file, with --function NAME (as in 'ecopt ir')\n"
@@ -50,6 +47,11 @@ const char cli_check_help[] =
     "                      the answer; errors (exit 2 and 3) are still printed on standard error\n"
     "  -h, --help          this text\n"
     "\n"
+    "examples:\n"
+    "  ecopt ir --fiat ../shared/fiat-json/p256_64.json --function fiat_p256_mul --emit c -o p256.c\n"
+    "  cc -O2 -S p256.c && ecopt check p256.s --fiat ../shared/fiat-json/p256_64.json --function fiat_p256_mul\n"
+    "  ecopt check fe_mul.S --prime 2^255-19 --method solinas-unsaturated --limbs 5 --op mul --symbol fe_mul\n"
+    "\n"
     "output: PROVED <symbol> (<n> limbs: <i> identical, <l> linear, <s> by z3; <t> s)\n"
     "        REJECTED <symbol>: <rule>: <reason>   [+ a line 'counterexample: ...']\n"
     "\n"
@@ -59,11 +61,7 @@ const char cli_check_help[] =
     "  IR text, generator spec); a program that fails validation or the bounds pass (a sum that may wrap), has\n"
     "  no output array or never stores an output; a solver error. 3 the environment failed: the temporary\n"
     "  directory ($TMPDIR, else /tmp) is unusable (missing, not a directory, not writable), the assembler\n"
-    "  cannot be started (fork), memory ran out, the output cannot be written.\n"
-    "\n"
-    "example:\n"
-    "  ecopt ir --fiat ../shared/fiat-json/p256_64.json --function fiat_p256_mul --emit c -o p256.c\n"
-    "  cc -O2 -S p256.c && ecopt check p256.s --fiat ../shared/fiat-json/p256_64.json --function fiat_p256_mul\n";
+    "  cannot be started (fork), memory ran out, the output cannot be written.\n";
 
 /* "0x2c" appears in the reason? (then the instruction's address is already named) */
 static int names_addr(const char *reason, uint64_t addr)
