@@ -2,7 +2,7 @@
  * Written out byte by byte, not as loops: gcc 12 -O2 compiles the loop forms (8 iterations, shift and or) as real
  * loops where they are themselves inside a loop, and merges the written-out forms into one 8-byte move (its bswap /
  * store-merging passes; clang 14 alike). ecopt_scalar_reduce64 spent more time in the loop forms than in its
- * arithmetic (December 2026). */
+ * arithmetic. */
 #ifndef ECOPT_BYTES_H
 #define ECOPT_BYTES_H
 

@@ -48,9 +48,8 @@ static inline uint64_t ecopt_ct_select(uint64_t bit, uint64_t a, uint64_t b) {
  * entry leaves no trace in the addresses touched. Entry j is ANDed with the mask [index = j] (one value barrier
  * per entry) and ORed into r. words must be even and at most 16. The words are handled two at a time in GNU C
  * vector types (gcc and clang: SSE2 on any x86-64, NEON on arm64, pairs of scalars elsewhere) with r held in
- * registers: gcc 12 -O2 kept the plain scalar loop's accumulators partly in memory and took about 120 TSC ticks
- * per 16-entry lookup of 128-byte entries (ge.c's fixed-base table), this way about 80 including the negation
- * (52 lookups timed in a loop, pinned, medians, November 2026).
+ * registers: gcc 12 -O2 keeps the plain scalar loop's accumulators partly in memory, and a 16-entry lookup of
+ * 128-byte entries (ge.c's fixed-base table) takes about 2/3 of that loop's ticks this way, the negation included.
  * Time: constant in index (secret); n and words public. */
 typedef uint64_t ecopt_ct_u64x2 __attribute__((vector_size(16)));
 
@@ -81,9 +80,9 @@ static inline void ecopt_ct_lookup_words(uint64_t *r, const uint64_t *table, siz
  * per 32 bytes.
  * On x86-64 the masks are vector compares: the index, through the value barrier, is broadcast once, and entry j's
  * mask is (index == j) lane by lane (one vpcmpeqq), itself passed through ECOPT_CT_BARRIER_U64X4. The scalar mask
- * (ecopt_ct_eq, the barrier, a move to a vector register and a broadcast) was 10 instructions per entry against the
- * entry's 6 (three loads-and, three ors), and the lookup was bound by instruction count: 52 lookups of 16 entries
- * of 96 bytes (adx) took about 3300 TSC ticks with scalar masks, 2900 this way (pinned, medians, December 2026).
+ * (ecopt_ct_eq, the barrier, a move to a vector register and a broadcast) would be 10 instructions per entry
+ * against the entry's 6 (three loads-and, three ors), and the lookup is bound by instruction count, so vector
+ * masks make it about 12% faster.
  * Time: constant in index (secret); n and words public. */
 typedef uint64_t ecopt_ct_u64x4 __attribute__((vector_size(32)));
 

@@ -15,10 +15,10 @@
 /* Every compiled backend, in order of preference (fastest first); ECOPT_BACKENDS in CMakeLists.txt. */
 static const ecopt_backend *const backends[] = {
 #if defined(ECOPT_HAVE_BACKEND_adx)
-    &ecopt_backend_adx, /* 4 x 64 with the whole-formula ladder step: the fastest here (README, "Backends") */
+    &ecopt_backend_adx, /* 4 x 64 with the whole-formula ladder step: the fastest (docs/backends.md) */
 #endif
 #if defined(ECOPT_HAVE_BACKEND_adx51)
-    &ecopt_backend_adx51, /* 5 x 51 with whole formulas: came first as adx until issue 7, now slower than adx */
+    &ecopt_backend_adx51, /* 5 x 51 with whole formulas: slower than adx, kept as a second proved backend */
 #endif
     &ecopt_backend_u64,
     &ecopt_backend_u32,

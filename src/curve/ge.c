@@ -308,8 +308,8 @@ static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
 
 /* The x86-64 backends read the rows with 256-bit vectors where the CPU has AVX2 (every CPU with BMI2 and ADX
  * known to us has, but neither implies it, so cpuid decides; __builtin_cpu_supports also checks that the OS saves
- * the YMM state). The choice depends on the CPU alone (public). Measured on 52 lookups of 16 entries: about 30%
- * fewer ticks than the SSE2 form (pinned, medians, November 2026). */
+ * the YMM state). The choice depends on the CPU alone (public). On 52 lookups of 16 entries it takes about 30%
+ * fewer ticks than the SSE2 form. */
 #if defined(ECOPT_FE_BACKEND_adx51) || defined(ECOPT_FE_BACKEND_adx)
 #define BASE_AVX2 1
 static int base_avx2;
@@ -322,10 +322,9 @@ __attribute__((target("avx2"))) static void row_lookup_avx2(niels_entry *t, cons
 /* niels_select for the adx backend where the CPU has AVX2: each of the entry's four fields (y+x, y-x, 2dxy, -2dxy)
  * is one 32-byte vector, so after the lookup the whole selection stays in vector registers: the identity's 1 ORed
  * into y+x and y-x by mask when abs = 0, the swap of y+x and y-x and the choice of -2dxy by mask when neg = 1, then
- * three 32-byte stores. abs in [0, n], neg in {0, 1} (secret; masks through ecopt_ct_mask). The form that
- * negated 2dxy after the lookup (ecopt_fe_sub, then ecopt_fe_cmov, through the stack) took 3234 TSC ticks for 52
- * selections, this one about 2300, and ecopt_ge_scalarmult_base went from about 10600 to 9800 (the lookup change in
- * ct.h included; /tmp harness, pinned, medians of 301, December 2026, AMD EPYC family 26). */
+ * three 32-byte stores. abs in [0, n], neg in {0, 1} (secret; masks through ecopt_ct_mask). Negating 2dxy after
+ * the lookup instead (ecopt_fe_sub, then ecopt_fe_cmov, through the stack) costs about 40% more ticks per
+ * selection. */
 __attribute__((target("avx2"))) static void niels_select_adx_avx2(ecopt_ge_niels *r, const niels_entry *row,
                                                                    size_t n, uint64_t abs, uint64_t neg) {
     uint64_t w[NIELS_WORDS];
@@ -454,21 +453,11 @@ static void ext_from_niels(ecopt_ge_ext *r, const ecopt_ge_niels *q) {
 /* [s]B = sum_i e_i 64^i B, one table row per digit: 43 table lookups (42 of 32 entries, the top digit's of 16), 42
  * mixed additions (the first lookup is converted, not added to the identity), no doubling. The table is
  * (42 x 32 + 16) x 128 bytes = 170 KB in every backend (u32's and the 5-limb entries padded, adx's with -2dxy),
- * decoded at first use from 1360 entries of 96 bytes. History: radix 16 with 64 lookups of 8 entries and 4
- * doublings (ref10's layout), then 26 rows of [k 1024^i] B with 5 doublings, then 52 radix-32 rows of 16 entries
- * (104 KB, 51 additions: ecopt-adx keygen went from 0.501 to 0.474 of libsodium against the 1024^i rows), now radix
- * 64: 9 fewer 7M additions for twice the bytes per lookup. Measured against the radix-32 layout (ef9e98e) on the
- * Zen 3 host (AMD EPYC family 25 model 1, loaded by other jobs): both libraries linked into one process (symbols
- * renamed with objcopy), one batch of 8 calls of each in random order per round, 201 rounds, pinned to core 1,
- * median of the per-round new/old ratios, median over 5 runs: ecopt-adx ed25519_scalarmult_base 0.979,
- * x25519_base 0.977, keygen 0.978, sign 0.986 (about 25100 ticks per base multiplication); adx51 0.933, 0.938,
- * 0.933, 0.941; u64 0.985, 0.988, 0.983, 0.993; again with less load: adx 0.989, 0.983, 0.990, 0.995, adx51 0.935,
- * 0.930, 0.931, 0.927, u64 0.972, 0.971, 0.974, 0.975. The same harness put two copies of identical u64 code 1.5%
- * apart, so adx's gain is at that resolution; adx51, whose mixed addition costs most, gains clearly. Seven
- * interleaved pairs of `ecopt_bench --rounds 201 --cpu 1` (separate processes) varied 0.7-1.4 between pairs and gave
- * adx keygen 0.999, sign 1.019, adx51 0.939, 0.941 (medians of the pairs' new/old, December 2026). adx entries of
- * 96 bytes (no -2dxy; the negation after the lookup) measured 0.955-1.01 of the radix-32 layout, varying with the
- * load, and were not kept. Source: the signed fixed-window method with a table per digit, as in Bernstein, Duif,
+ * decoded at first use from 1360 entries of 96 bytes. Why radix 64: against radix 32 (52 rows of 16 entries,
+ * 51 additions) it trades 9 of the 7M mixed additions for twice the bytes per lookup, a gain where an addition
+ * costs most (adx51 clearly, adx and u64 slightly); radix 16 (ref10's layout) and 1024^i rows need doublings.
+ * adx entries stay 128 bytes with -2dxy stored: 96-byte entries negated after the lookup were no faster. The
+ * measurements: CHANGELOG.md. Source: the signed fixed-window method with a table per digit, as in Bernstein, Duif,
  * Lange, Schwabe, Yang, "High-speed high-security signatures" (CHES 2011), section 4, with radix 64 for their
  * radix 16 and no doubling. */
 void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
@@ -576,13 +565,10 @@ static void base_odd_init(void) {
  * backends: bit 0 the doublings, bit 1 additions and subtractions, bit 2 mixed additions; the others run the C
  * formulas. adx51: the doublings only; adx: all three. Each fused function is faster alone (bench/bench_fused.c),
  * but in adx51 the loop mixes four of them, about 26 KB of straight-line code together, and with all four it
- * measured no faster than the C formulas (which share the small multiply and square), while fused doublings with
- * C additions measured about 7% faster (a verification-shaped loop, both ways interleaved in one process,
- * November 2026, AMD EPYC).
- * adx's four are smaller (about 18 KB): there the same loop measured 0.84 of the C formulas' ticks with fused
- * doublings and 0.78 with all four (bench_fused, rows "loop adx"), and ecopt_bench's verify 0.84 of adx51's ticks
- * with all four against 0.90 with the doublings alone (five runs each, interleaved, medians). -DECOPT_GE_VT_FUSED=N
- * (both backends) to measure again. */
+ * is no faster than the C formulas (which share the small multiply and square), while fused doublings with C
+ * additions are clearly faster (a verification-shaped loop, both ways interleaved in one process).
+ * adx's four are smaller (about 18 KB): there all four beat the doublings alone (bench_fused, rows "loop adx", and
+ * ecopt_bench's verify; figures in CHANGELOG.md). -DECOPT_GE_VT_FUSED=N (both backends) to measure again. */
 #ifndef ECOPT_GE_VT_FUSED
 #if defined(ECOPT_FE_BACKEND_adx)
 #define ECOPT_GE_VT_FUSED 7

@@ -27,8 +27,7 @@ uint64_t ecopt_fe_eq(const ecopt_fe *f, const ecopt_fe *g) {
 
 /* h[k] = f[k]^(2^n) and h[k] = f[k] g[k] for k < lanes (1 or 2). With two lanes the steps of the two chains
  * alternate: each chain is a string of dependent multiplications, and the CPU overlaps the other chain's next one
- * with it (adx: 14.4 TSC ticks per square with two chains against 19.3 with one; December 2026, AMD EPYC family
- * 26). One lane is the plain ecopt_fe_sq_n and ecopt_fe_mul. lanes is public. */
+ * with it (adx: about 14.4 TSC ticks per square with two chains against 19.3 with one). One lane is the plain ecopt_fe_sq_n and ecopt_fe_mul. lanes is public. */
 static void fe_sq_n_lanes(ecopt_fe *h, const ecopt_fe *f, unsigned n, int lanes) {
     if (lanes == 1) {
         ecopt_fe_sq_n(h, f, n);
@@ -88,12 +87,8 @@ void ecopt_fe_invert_divsteps(ecopt_fe *h, const ecopt_fe *f) {
 }
 #endif
 
-/* The faster of the two for each backend, measured side by side by bench/bench_invert (median TSC ticks, pinned,
- * gcc 12 -O2, 2026-11-30): divsteps on all three, adx51 3435 vs Fermat 5862, u64 3439 vs 5503, u32 3645 vs 18991.
- * The adx backend (4 x 64, added later) was left on Fermat; bench_invert --cpu 1 --rounds 51 (2026-12-01): divsteps
- * 3370 vs Fermat 5292 (its 254 squarings at about 20 ticks each are the fastest of all backends, still slower).
- * With the packed inner batches (fe_invert_divsteps_impl.h), bench_invert --cpu 0 --rounds 101, 7 runs, loaded host
- * (2026-12-01): divsteps adx 4291 vs Fermat 9189 (divsteps before: 5315 vs 8897).
+/* Divsteps on every backend: bench/bench_invert, which times both side by side, finds them faster than Fermat's
+ * chain on each (even on adx, whose 254 squarings are the cheapest of all backends; figures in CHANGELOG.md).
  * Building with -DECOPT_FE_INVERT_FORCE_FERMAT keeps Fermat everywhere, to measure the effect on whole operations. */
 #if defined(__SIZEOF_INT128__) && !defined(ECOPT_FE_INVERT_FORCE_FERMAT) && \
     (defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_adx51) || defined(ECOPT_FE_BACKEND_u64) || \

@@ -33,7 +33,7 @@
  *
  * Time: constant. The loop counts are fixed; every decision of a step is a mask from ecopt_ct_mask or
  * ecopt_ct_barrier (value barriers), no branch, no index depends on x (gcc 12 and clang 14 -O2 emit no branch, cmov
- * or setcc in the steps: checked in their assembly, December 2026; tests/ct runs it under valgrind). Signed right
+ * or setcc in the steps: checked in their assembly; tests/ct runs it under valgrind). Signed right
  * shifts of negative int64_t and __int128 values are arithmetic in gcc and clang (implementation-defined in C11;
  * both document sign extension); left shifts are done unsigned. */
 #ifndef ECOPT_FIELD_FE_INVERT_DIVSTEPS_IMPL_H
@@ -79,11 +79,11 @@ typedef __int128 fe_inv_i128;
  *   F ^= (F ^ G_old) & sw  the new f is the old g in the swap branch
  *   z = (z ^ sw) - 1;  G >>= 1
  * 14 word operations a step; the longest chain, sw -> z -> pos -> NF -> G -> odd -> sw, is 10 operations per two
- * steps. Measured (December 2026, loaded host, 15-step batches alone in a loop, gcc 12): 5.4 core cycles a step.
- * Tried and slower there: F += G_new & sw for the swap (one operation fewer, on the chain: +10% for the whole
- * inversion); the next step's NF chosen by sw between precomputed -+G and -+F (chain 8 per two steps, but 24
- * operations a step: +25%); the parity from G after the halving (g & 1, one more on G's chain: +18%); in clang 14
- * the loop left rolled is 2% faster than unrolled, in gcc 12 rolled is 9% slower (kept unrolled for both). */
+ * steps, so the chain, not the operation count, sets the speed (about 5.4 core cycles a step). Why not the
+ * alternatives: F += G_new & sw for the swap saves an operation but puts it on the chain; choosing the next step's
+ * NF by sw between precomputed -+G and -+F shortens the chain to 8 but needs 24 operations a step; taking the
+ * parity from G after the halving lengthens G's chain. Each measured slower (CHANGELOG.md); the loop is unrolled
+ * because gcc's rolled loop is slower (clang's is slightly faster rolled, a smaller loss than gcc's). */
 static inline __attribute__((always_inline)) void fe_inv_divsteps_packed(uint64_t *z, uint64_t *F, uint64_t *G,
                                                                          int k) {
     uint64_t f = *F, g = *G, zz = *z;
@@ -209,7 +209,7 @@ static inline void fe_inv_update_row(int64_t out[5], const int64_t d[5], const i
 }
 
 /* (d, e) <- M (d, e) / 2^62 mod p: both rows of fe_inv_update_row in one loop (gcc 12 schedules the fused loop
- * better than two calls: 10 updates in 1,580 TSC ticks against 1,790, December 2026). */
+ * better than two calls: about 12% fewer ticks). */
 static void fe_inv_update_de(int64_t d[5], int64_t e[5], const int64_t tt[4]) {
     const int64_t t[4] = {tt[0], tt[1], tt[2], tt[3]};
     uint64_t md = ((uint64_t)t[0] * (uint64_t)d[0] + (uint64_t)t[1] * (uint64_t)e[0]) * FE_INV_19INV & FE_INV_M62;

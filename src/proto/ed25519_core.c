@@ -10,7 +10,7 @@
 
 /* out = encode([s]B) for any 32-byte s: ecopt_ge_scalarmult_base takes every s < 2^256 (its top digit is bit 255
  * plus a carry, at most 2), so neither the clamped secret scalar of key generation nor the reduced nonce of signing
- * is reduced again here (a Barrett reduction, about 250 ticks, went from both). */
+ * is reduced again here (a Barrett reduction would cost about 250 ticks in each). */
 static void scalarmult_base_encode(uint8_t out[32], const uint8_t s[32]) {
     ecopt_ge_ext p;
     ecopt_ge_scalarmult_base(&p, s);
