@@ -3,7 +3,7 @@
  * The format is fiat-crypto's ad-hoc JSON (../shared/fiat-json/FORMAT.md): a list of functions, each with
  * "arguments" and "returns" (typed, with per-limb lbound/ubound) and a "body" of statements; a statement is an
  * expression object {datatype, name, operation, [parameters], arguments} whose arguments are names, literals or
- * nested unnamed expressions. The mapping to the IR (issue 4):
+ * nested unnamed expressions. The mapping to the IR:
  *   - arrays: every return first (fiat's out1; it may alias every input), then every argument (arg1, arg2), each a
  *     u64[n] limb array with its bounds;
  *   - `arg1[3]` read as an operand is a load (one per limb, made at its first use, named arg1_3); `out1[2]` as a

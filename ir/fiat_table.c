@@ -1,4 +1,4 @@
-/* fiat_table.c — the primes and limb layouts of the fiat-crypto JSON files in ../shared/fiat-json (issue 4).
+/* fiat_table.c — the primes and limb layouts of the fiat-crypto JSON files in ../shared/fiat-json.
  *
  * The unsaturated radix layouts follow fiat-crypto's rule (Erbsen et al., "Simple High-Level Code for
  * Cryptographic Arithmetic — With Proofs, Without Compromises", IEEE S&P 2019): limb i has weight 2^ceil(i k / n)

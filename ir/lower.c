@@ -1,4 +1,4 @@
-/* lower.c — ir_lower: u128 arithmetic to 64-bit operations (issue 4, "A lowering pass").
+/* lower.c — ir_lower: u128 arithmetic to 64-bit operations (DESIGN.md, "The IR").
  *
  * Every u128 value v of the source becomes a pair of 64-bit words (lo, hi) with v = hi * 2^64 + lo. The high word
  * is the constant 0 (no node at all) when v is a cast from 64 bits or less, or when the source's bounds say
