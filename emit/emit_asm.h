@@ -1,5 +1,5 @@
-/* emit_asm.h — lowered IR to x86-64 assembly (AT&T syntax, GNU as), issue 6 "Code generation": the first,
- * deterministic version of the optimizer's code generator.
+/* emit_asm.h — lowered IR to x86-64 assembly (AT&T syntax, GNU as): the optimizer's
+ * deterministic code generator.
  *
  * Input: a LOWERED function (ir_lower): every value 1 or 64 bits wide; operations load, store, cast, add, sub, mul,
  * shl, shr, and, or, xor, not, lnot, cmovznz, shrd and mulx/addcarryx/subborrowx of size 64. Anything else (a u128

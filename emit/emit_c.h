@@ -1,4 +1,4 @@
-/* emit_c.h — IR to readable, deterministic C (issue 4, "C emitter").
+/* emit_c.h — IR to readable, deterministic C (docs/optimizer.md, "C emitter").
  *
  * One C statement per IR node (one line each; a node with two results declares both, then calls its helper),
  * uint64_t, ecopt_u1 (uint8_t) and ecopt_u128 (unsigned __int128), small helpers static inline (ecopt_mulx,

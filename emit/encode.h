@@ -1,5 +1,5 @@
-/* encode.h — machine code for emit_asm's AT&T text without an assembler (issue 6, "Encoding with Zydis' encoder
- * straight into executable memory for measurement"), and executable memory to run it.
+/* encode.h — machine code for emit_asm's AT&T text without an assembler (Zydis' encoder
+ * straight into executable memory, so the search measures without assembling), and executable memory to run it.
  *
  * Every instruction line is parsed and handed to Zydis' encoder (ZydisEncoderEncodeInstruction); where Zydis and
  * GNU as could choose different encodings of the same text (the direction bit of a register-to-register ALU
