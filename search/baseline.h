@@ -1,5 +1,5 @@
-/* baseline.h — the compilers' versions of an IR function, for the optimizer's speedup (issue 6: "speedup over gcc
- * and clang (-O3 -march=native -mtune=native compiling the C that `ecopt ir --emit c` emits for the same IR)").
+/* baseline.h — the compilers' versions of an IR function, for the optimizer's speedup over gcc
+ * and clang (-O3 -march=native -mtune=native compiling the C that `ecopt ir --emit c` emits for the same IR).
  *
  * baseline_build emits f as C in-process (emit/emit_c.h, default options: the same text `ecopt ir --emit c`
  * prints), writes it to a fresh private directory ($TMPDIR or /tmp, "ecopt-baseline-XXXXXX"), runs

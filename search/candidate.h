@@ -1,4 +1,4 @@
-/* candidate.h — a point of the optimizer's search space (issue 6, "Search"; DESIGN.md "The optimizer").
+/* candidate.h — a point of the optimizer's search space (DESIGN.md "The optimizer").
  *
  * A candidate for a LOWERED function f (ir_lower) is
  *   - a schedule: a topological order of f's nodes (order[k] = index in f of the node placed k-th), and

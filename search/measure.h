@@ -1,4 +1,4 @@
-/* measure.h — timing candidate functions on this machine (issue 6, "Measurement"; DESIGN.md, "Measuring on these
+/* measure.h — timing candidate functions on this machine (DESIGN.md, "Measuring on these
  * machines").
  *
  * Unit: core cycles from the PMU (perf_event_open(PERF_COUNT_HW_CPU_CYCLES), read in user space with rdpmc) where

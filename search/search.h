@@ -1,4 +1,4 @@
-/* search.h — the optimizer's random program search (issue 6, "Search"; DESIGN.md "The optimizer").
+/* search.h — the optimizer's random program search (DESIGN.md "The optimizer").
  *
  * search_run looks for the fastest x86-64 code for a LOWERED function f among the candidates of candidate.h:
  *
