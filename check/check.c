@@ -100,7 +100,7 @@ static double now(void)
 }
 
 
-/* explain_on — ECOPT_CHECK_EXPLAIN is set to something other than empty or "0" (README: N = 1 to 3) */
+/* explain_on — ECOPT_CHECK_EXPLAIN is set to something other than empty or "0" (docs/checker.md: N = 1 to 3) */
 static bool explain_on(void)
 {
     const char *e = getenv("ECOPT_CHECK_EXPLAIN");

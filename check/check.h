@@ -1,5 +1,5 @@
-/* check.h — `ecopt check`: does this machine code compute exactly what this IR program computes? (issue 5,
- * DESIGN.md "The checker").
+/* check.h — `ecopt check`: does this machine code compute exactly what this IR program computes? (DESIGN.md
+ * "The checker"; docs/checker.md).
  *
  * The function's bytes (check/elf.h: from a .o, or a .S assembled by the system assembler) are decoded with Zydis
  * (check/decode.h) and executed symbolically (check/exec.h) into one normalised expression (check/expr.h) per

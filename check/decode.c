@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The instructions issue 5 lists, plus what gcc 12 and clang 14 emit for the corpus (tests/ir/test_check_decode.c
+/* The instructions the checker models (DESIGN.md, "The checker"), plus what gcc 12 and clang 14 emit for the corpus (tests/ir/test_check_decode.c
  * prints the set per compiler). cmovcc and setcc are matched by Zydis' instruction category. movq/movd are
  * supported only between a general-purpose and an xmm register (spills); see classify(). */
 static const ZydisMnemonic supported[] = {

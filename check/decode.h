@@ -1,11 +1,11 @@
-/* decode.h — a function's bytes as a list of instructions for the symbolic executor (issue 5, "The checker").
+/* decode.h — a function's bytes as a list of instructions for the symbolic executor (DESIGN.md, "The checker").
  *
  * Decoded with Zydis 4.0 (ZydisDecoderDecodeFull, 64-bit long mode, 64-bit stack width): address, length,
  * mnemonic, every operand (register / memory base+index*scale+disp / immediate, sizes in bits, read/write), and the
  * flags the instruction reads, writes and leaves undefined (Zydis' cpu_flags, which follow the Intel SDM's "Flags
  * Affected" sections, corrected where an immediate shift count decides: a count of 1 defines OF, a count of 0
  * changes no flag; and SBB's AF, which the SDM defines). Each instruction is classified:
- *   CHECK_INSN_SUPPORTED  the checker has (or will have) semantics for it: the list of issue 5 (mov, movabs, movzx,
+ *   CHECK_INSN_SUPPORTED  the checker has (or will have) semantics for it (mov, movabs, movzx,
  *                         movsx/movsxd, cdqe, lea, add, adc, adcx, adox, sub, sbb, neg, mul, mulx, imul, shl, shr,
  *                         sar, shld, shrd, shlx, shrx, bzhi, and, andn, or, xor, not, cmovcc, setcc, test, cmp, clc,
  *                         stc, xchg, push, pop, ret, movq/movd and vmovq/vmovd between a general-purpose and an xmm

@@ -1,4 +1,4 @@
-/* edges.h — the checker's edge inputs at the prime (issue 5): the values p - 1, p, p + 1, 2p - 1 and 2p of the
+/* edges.h — the checker's edge inputs at the prime: the values p - 1, p, p + 1, 2p - 1 and 2p of the
  * program's prime p (ir_func.prime), each written into an input array's limbs in the program's own representation,
  * for the concrete sampling that runs before the solver (check.c, sample_all).
  *

@@ -1,4 +1,4 @@
-/* elf.h — a function's machine code from an object file (issue 5, "The checker": it checks the bytes that run, not
+/* elf.h — a function's machine code from an object file (the checker checks the bytes that run, not
  * the text).
  *
  * Input: an ELF64 x86-64 object (`.o`; executables and shared objects are read the same way), or an assembly file

@@ -1,5 +1,5 @@
 /* exec.h — symbolic execution of decoded x86-64 machine code (check/decode.h) into check/expr.h expressions, with
- * the rules of issue 5 (see check/check.h for the calling convention and the rule classes).
+ * the checker's rules (see check/check.h for the calling convention and the rule classes).
  *
  * State: the 16 general-purpose registers, xmm0..xmm15 (the low 64 bits; movq/movd/vmovq/vmovd between them and
  * general-purpose registers, for spills), CF PF AF ZF SF OF, the function's stack frame, the argument arrays.

@@ -1,4 +1,4 @@
-/* expr.h — the checker's expression language (issue 5, DESIGN.md "The checker"): hash-consed expressions over the
+/* expr.h — the checker's expression language (DESIGN.md "The checker"): hash-consed expressions over the
  * input limbs, built from the IR's operations and kept in a normal form, so that two computations of the same value
  * by the same structure get the same id (equal ids => equal values; different ids decide nothing: see smt.h).
  *

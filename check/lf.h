@@ -1,4 +1,4 @@
-/* lf.h — the checker's second normal form (issue 5): every value as an exact integer linear combination of atoms,
+/* lf.h — the checker's second normal form: every value as an exact integer linear combination of atoms,
  * with every reduction mod 2^w written out as a floor.
  *
  * Why: expr.h's sums are taken mod 2^w and may only absorb a sum of another width when interval bounds prove that

@@ -1,4 +1,4 @@
-/* smt.h — "can expression a differ from expression b?" as a z3 bit-vector query (issue 5: where normal forms
+/* smt.h — "can expression a differ from expression b?" as a z3 bit-vector query (where normal forms
  * differ, the solver decides). Each node becomes a bit-vector term of its width with its exact semantics, except
  * products of two non-constant operands: each becomes the uninterpreted pair mul_lo(a, b), mul_hi(a, b) (64-bit
  * operand terms, operands ordered by id, as the normal form has them), full product = mul_hi : mul_lo, constrained
