@@ -1,5 +1,5 @@
 /* check_cmd.c — `ecopt check`: prove that a function's machine code computes exactly what an IR program computes
- * (issue 5, DESIGN.md "The checker"; the checker itself is check/check.h).
+ * (DESIGN.md "The checker", docs/checker.md; the checker itself is check/check.h).
  *
  * The program comes from a fiat-crypto JSON function, an IR text file or a generator spec, loaded with the same
  * readers as `ecopt ir` and `ecopt gen` (ir_fiat_load, ir_parse, gen_build); the code is the symbol --symbol

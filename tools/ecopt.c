@@ -244,7 +244,7 @@ static int backend_init(void)
                             "backend not compiled in (compiled in: %s; adx and adx51 need an x86-64 build with "
                             "cmake -DECOPT_ADX=ON, the default)",
                             list);
-        /* the 4 x 64 backend was called adx4 until issue 7 (and adx meant today's adx51): a hint, in every build */
+        /* the 4 x 64 backend was once called adx4 (and adx meant what is now adx51): a hint, in every build */
         return cli_fail(CLI_USAGE, what, "unknown backend (compiled in: %s)%s", list,
                         strcmp(env, "adx4") != 0  ? ""
                         : in_list(list, "adx")    ? "; adx4 was renamed adx"

@@ -1,5 +1,5 @@
 /* ir_cmds.c — `ecopt gen` and `ecopt ir`: field arithmetic as IR, from a field spec, a fiat-crypto JSON program
- * or IR text, printed as IR text or as C (issue 4). */
+ * or IR text, printed as IR text or as C (docs/optimizer.md). */
 #define _XOPEN_SOURCE 700
 
 #include <stdio.h>

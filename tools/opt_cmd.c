@@ -1,5 +1,5 @@
 /* opt_cmd.c — `ecopt opt`: search for the fastest x86-64 code of a field-arithmetic IR function on this machine and
- * write it as a PROVED .S (issue 6, DESIGN.md "The optimizer").
+ * write it as a PROVED .S (DESIGN.md "The optimizer"; docs/optimizer.md).
  *
  * The program comes from a fiat-crypto JSON function, an IR text file or a generator spec (the readers of
  * `ecopt ir` / `ecopt gen`); it is lowered (ir_lower), searched (search/search.h: bet-and-run over schedules and
