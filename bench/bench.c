@@ -7,7 +7,7 @@
  * at a fixed rate, measured here against CLOCK_MONOTONIC to give operations per second).
  *
  * A second table compares the u64 backend's hand-written multiply and square with the ones `ecopt gen` generated
- * (issue 4) and, where the CPU has BMI2 and ADX, the adx and adx51 backends' from `ecopt opt` (issue 7), as chains of
+ * and, where the CPU has BMI2 and ADX, the adx and adx51 backends' from `ecopt opt`, as chains of
  * BENCH_FE_CHAIN dependent operations, interleaved the same way.
  *
  * Disturbance (a shared or busy CPU: the medians then measure the other processes too, silently): each section of

@@ -9,7 +9,7 @@
  * batch time in the same round: measure_run_ratio); then the median and range of each ratio over the runs.
  *
  * Why separate runs: on a shared host a function's time has regimes (another tenant on the SMT sibling, or not)
- * that rank code differently (README, "Two regimes"); A's ticks in each line say which regime that run saw. Run the
+ * that rank code differently (docs/optimizer.md, "Two regimes"); A's ticks in each line say which regime that run saw. Run the
  * tool several times too: the placement of the code in memory alone moves identical copies by up to ~1.5%.
  * Nothing is proved here: prove each file with `ecopt check` first. A file whose header has a `Shapes:` line (as
  * `ecopt opt` writes) must take as many arrays as the program; other files are trusted to (a function that reads
@@ -165,7 +165,7 @@ static void first_line(const char *path, char *buf, size_t n)
     fclose(f);
 }
 
-/* The temporary directory, for the handler of the terminating signals a user or a session sends (SIGINT, SIGTERM,
+/* The temporary directory, for the handler of the terminating signals a user or a closing terminal sends (SIGINT, SIGTERM,
  * SIGHUP, SIGQUIT): an interrupted run stops the assembler's whole process group, waits until every process of it
  * is gone, removes the directory with everything in it, and then dies of the signal as it would have. The
  * assembler runs with TMPDIR set to this directory, so its own temporaries (gcc's cc*.s, collect2's cc*.cdtor.c ...)

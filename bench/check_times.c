@@ -1,5 +1,5 @@
 /* check_times.c — `make bench-check`: how long `ecopt check` (check_function, check/check.h) takes on the multiply
- * of curve25519, p256, p384 and p434 (issue 5, "Speed"). Not a test: nothing here asserts a time or a verdict.
+ * of curve25519, p256, p384 and p434 (docs/checker.md, "Checker times"). Not a test: nothing here asserts a time or a verdict.
  *
  * For each fiat-crypto function (fiat_25519_carry_mul, fiat_p256_mul, fiat_p384_mul, fiat_p434_mul from the
  * fiat-json folder) the code checked is:

@@ -1,4 +1,4 @@
-/* ifma_probe.c — issue 7's experiment: how fast a 4-way AVX-512 IFMA Montgomery ladder (X25519, RFC 7748) runs on
+/* ifma_probe.c — an experiment: how fast a 4-way AVX-512 IFMA Montgomery ladder (X25519, RFC 7748) runs on
  * the host, next to libecopt's X25519 and libsodium's. Not library code and not a backend: a measured prototype.
  *
  *   ifma_probe --check [--random N]   RFC 7748 section 5.2 vectors (and the 1 and 1000 iterations) and N random or
@@ -487,8 +487,8 @@ static void probe_tail(uint8_t out[32], const uint8_t s[32], const uint8_t u[32]
  * loop's counter runs beside the chain). A register operand, not an immediate: some cores fold chains of add-
  * immediates at rename. About CAL_MS ms in all, as CAL_TRIALS short trials of about CAL_MS / CAL_TRIALS ms each
  * (sized with CLOCK_MONOTONIC), and their median: a trial that spans another process's time slice on a shared core
- * reads high (on the Zen 3 host with a second process on the core, 2026-12-01: 5 ms trials gave 1.5-2.8 ticks per
- * cycle, 0.1 ms trials a median of 0.81, their minimum 0.80). */
+ * reads high, so the trials are short (with a second process on the core, 5 ms trials read up to 3.5x high, while
+ * the median of 0.1 ms trials stayed within about 1% of their minimum). */
 enum { CAL_ADDS = 10, CAL_TRIALS = 251, CAL_MS = 50 };
 static uint64_t add_chain(uint64_t iters) {
     uint64_t x = 0, one = 1;

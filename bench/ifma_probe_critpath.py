@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """ifma_probe_critpath.py — the longest dependency chain through one function of an object file, in cycles, from
-assumed instruction latencies: a static estimate for code that cannot run on the host (issue 7: the IFMA ladder step
+assumed instruction latencies: a static estimate for code that cannot run on the host (the IFMA ladder step
 on a CPU without AVX-512). Not a measurement.
 
     python3 bench/ifma_probe_critpath.py OBJ [FUNCTION] [--ifma-lat 4] [--perm-lat 4] [--fwd 6]

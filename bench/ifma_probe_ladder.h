@@ -1,4 +1,4 @@
-/* ifma_probe_ladder.h — the 4-way Montgomery ladder of the IFMA probe (issue 7; an experiment, not library code).
+/* ifma_probe_ladder.h — the 4-way Montgomery ladder of the IFMA probe (an experiment, not library code).
  *
  * Included twice by ifma_probe.c: once over AVX-512 IFMA intrinsics on ymm registers, once over a plain-C emulation
  * of the same instructions (so the arithmetic and the schedule are tested on any x86-64). Before including, define:
