@@ -73,7 +73,7 @@ expect "a .globl that is not the file's name" "not the optimizer's shape"
 fresh; sed -i 's/^ \* Checker: .*/ * Checker:   UNCHECKED/' "$work/t/$gen/$S.S"
 expect "no PROVED verdict" "PROVED verdict"
 
-# A second review's bypasses (2026-12-01): each got unproved code past the first version of the rules.
+# A second review's bypasses: each got unproved code past the first version of the rules.
 fresh; printf '#define ECOPT_CAT(a, b) a##b\nvoid ecopt_evil(void) { ECOPT_CAT(__as, m__) volatile("ud2"); }\n' >> "$work/t/src/ct.c"
 expect "asm pasted from pieces (##)" "token pasting"
 

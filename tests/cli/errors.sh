@@ -174,7 +174,7 @@ t_usage_backend_long_value_cut() {
 
 t_backend_ignored_without_library() {
     # ECOPT_BACKEND picks the library's backend: gen, ir, check and opt do not use the library and ignore it, bad
-    # or not (README, "Exit status"); the library's commands refuse a bad one (t_usage_unknown_backend).
+    # or not (docs/command.md, "Exit status"); the library's commands refuse a bad one (t_usage_unknown_backend).
     export ECOPT_BACKEND=no-such-backend
     ok "$ECOPT" gen --prime 2^255-19 --method solinas-unsaturated --limbs 5 --op add --emit ir -o add.ir
     ok "$ECOPT" ir --ir add.ir --emit c -o add.c

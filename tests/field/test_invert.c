@@ -128,7 +128,7 @@ static const char *const edge_hex[] = {
 };
 
 /* Inputs that need the most hddivsteps (see hddivsteps_needed) of all we found: a hill-climbing search over one to
- * three bit flips from random starts, scored by the steps until g = 0 (December 2026, about 30 million inputs tried;
+ * three bit flips from random starts, scored by the steps until g = 0 (about 30 million inputs tried;
  * random inputs need 496 to 525, median 512, over 2000). An inversion that runs fewer steps than these need is wrong
  * on them: with 10 batches of 53 steps (530) the divsteps inversion fails here, and 100,000 random inputs did not
  * catch it. The proved bound, 590, is above anything found (537 at most), so 10 batches of 54 to 58 steps, though

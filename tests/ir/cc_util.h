@@ -1,5 +1,5 @@
-/* cc_util.h — compile C text at test time, load it, and look for branches in the machine code (tests of issue 4:
- * the emitted C is compiled with gcc and clang, run against the interpreter, and disassembled).
+/* cc_util.h — compile C text at test time, load it, and look for branches in the machine code (the
+ * emitted C is compiled with gcc and clang, run against the interpreter, and disassembled).
  *
  * Every build uses the project's warning flags (CC_UTIL_WARN: C11, -Wall -Wextra -Werror -Wshadow
  * -Wstrict-prototypes -Wmissing-prototypes), so emitted code that the library could not compile fails here too.

@@ -1,4 +1,4 @@
-# check_corpus.cmake — the checker's test corpus (issue 5, "Tests"): tests/ir/test_check_corpus.c and the mutation
+# check_corpus.cmake — the checker's test corpus: tests/ir/test_check_corpus.c and the mutation
 # tool ecopt_mutate (tests/ir/check_mutate.c: equivalence-preserving variants and labelled mutants of AT&T assembly).
 #   check.corpus   fiat mul/square of 5 curves and the X25519 ladder step, emitted C compiled to .S by gcc and clang:
 #                  each PROVED; every variant PROVED (and agrees with the original when run); every mutant REJECTED

@@ -1,4 +1,4 @@
-# check_decode.cmake — machine code in for the checker (issue 5): check/elf.c (a function's bytes and relocations
+# check_decode.cmake — machine code in for the checker: check/elf.c (a function's bytes and relocations
 # from a .o or an assembled .S, libelf) and check/decode.c (Zydis decoding, operands, flag effects, classification).
 #   check.decode         hand-written .S (branch, call, div, RIP-relative/absolute data, AVX, lock/rep/fs, labels)
 #                        against objdump and the SDM's flag tables; bad inputs (garbage, truncations, corruption)

@@ -1,4 +1,4 @@
-# check_exec.cmake — the checker's x86-64 symbolic executor (check/exec.c), issue 5: tests/ir/test_check_exec.c.
+# check_exec.cmake — the checker's x86-64 symbolic executor (check/exec.c): tests/ir/test_check_exec.c.
 #   check.exec         hundreds of one-instruction AT&T functions run on the CPU and executed symbolically, compared
 #                      on random and edge inputs; one function per rule of check.h that breaks it
 #   check.exec.corpus  fiat mul/square of 5 curves, emitted C compiled by gcc and clang: no rule fires and every

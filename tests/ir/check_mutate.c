@@ -1,5 +1,5 @@
 /* check_mutate.c — ecopt_mutate: equivalence-preserving variants and labelled broken mutants of one function in
- * AT&T assembly as `gcc -S` / `clang -S` write it, for the checker's corpus test (issue 5, "Tests").
+ * AT&T assembly as `gcc -S` / `clang -S` write it, for the checker's corpus test.
  *
  * Usage:
  *   ecopt_mutate [--outputs N] [--no-alias] --list FILE.S SYMBOL

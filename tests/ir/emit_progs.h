@@ -27,7 +27,7 @@ extern const unsigned ep_nprogs;
 const ep_prog *ep_find(const char *name);
 
 /* Hand-made programs for the register allocator and flag handling of the assembly emitter (tests/ir/
- * test_emit_asm.c; issue 6 "Small hand-made programs force spills and flag clobbers"): carries that outlive another
+ * test_emit_asm.c: small programs that force spills and flag clobbers): carries that outlive another
  * chain's flag write, carries needed twice, cmov on a condition still in a flag, more values live than registers
  * (and than xmm registers), more than six arrays (pointers from the stack), outputs that alias inputs. All pass
  * ir_validate and ir_bounds and are already lowered (u64 and u1 only). */

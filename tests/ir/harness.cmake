@@ -1,4 +1,4 @@
-# harness.cmake — the cross-check harness of issue 4 (tests/ir/test_harness.c): every generated prime x op and every
+# harness.cmake — the cross-check harness (tests/ir/test_harness.c): every generated prime x op and every
 # fiat-crypto function the reader accepts, unlowered and lowered, interpreter and emitted C (gcc and clang) vs GMP;
 # text round trips; no conditional jumps in multiplies and squares; the bounds pass; the ladder step; the harness's
 # own self-test (it must catch wrong functions); node counts (`test_harness table`, a markdown table).

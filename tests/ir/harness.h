@@ -1,4 +1,4 @@
-/* harness.h — the GMP cross-check harness for IR functions (issue 4, "Tests"): reference semantics from the math,
+/* harness.h — the GMP cross-check harness for IR functions: reference semantics from the math,
  * input generators, and the check of one output against the reference.
  *
  * A function says what it computes through its metadata (ir_func.prime, repr, limbw, kind, pre_lt_p); the harness

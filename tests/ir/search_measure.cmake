@@ -1,5 +1,5 @@
-# search_measure.cmake — the optimizer's measurement and compiler baselines (search/measure.c, search/baseline.c;
-# issue 6, "Measurement"): correctness only, never speed.
+# search_measure.cmake — the optimizer's measurement and compiler baselines (search/measure.c, search/baseline.c):
+# correctness only, never speed.
 #   search.measure   test_search_measure --iters 3000 --fiat ../shared/fiat-json
 #                    (gcc and clang baselines of curve25519 carry_mul and p256 mul against ir_eval, also aliased;
 #                    measure_run's medians positive and finite; error paths). Skips (77) without gcc or clang.

@@ -1,5 +1,5 @@
-# search_opt.cmake — the optimizer's search and `ecopt opt` (search/candidate.c, search/search.c, tools/opt_cmd.c),
-# issue 6 "Tests": correctness only, never speed.
+# search_opt.cmake — the optimizer's search and `ecopt opt` (search/candidate.c, search/search.c, tools/opt_cmd.c):
+# correctness only, never speed.
 #   search.candidate        10,000 random mutations per program keep a legal order (ir_validate, alias rule, ir_eval)
 #   search.opt.<name>       a 300-evaluation search on the curve25519 / p256 fiat multiply and the X25519 ladder
 #                           step: the .S is PROVED (check_file, unlowered program), its assembled bytes equal the

@@ -1,4 +1,4 @@
-/* test_check_corpus.c — the checker's corpus (issue 5, "Tests"): compiler output PROVED, variants PROVED, mutants
+/* test_check_corpus.c — the checker's corpus: compiler output PROVED, variants PROVED, mutants
  * REJECTED for exactly their rule.
  *
  * Subjects: the multiply and square of curve25519_64 (carry_mul, carry_square), curve25519_solinas_64, p256_64,
@@ -352,7 +352,7 @@ static unsigned confirm_every = 1, confirm_count;
  * variant, CI's quick run); 1 = all. Its mutants are all checked. */
 static unsigned sweep_variant_every = 1;
 
-/* The known gap (issue 5, open): compilers regroup the multi-word sums of saturated Solinas and Montgomery
+/* The known gap (docs/checker.md): compilers regroup the multi-word sums of saturated Solinas and Montgomery
  * multiplication into other add/adc pairs than the program's. The exact linear forms (check/lf.h) meet for the
  * saturated Solinas multiply and square (gcc, clang); for the Montgomery ones (p256, secp256k1) they meet on every
  * word of T before the final conditional subtraction, whose borrow compilers compute otherwise (from a 128-bit two's

@@ -1,4 +1,4 @@
-/* test_check_decode.c — machine code in (check/elf.c, check/decode.c), issue 5.
+/* test_check_decode.c — machine code in (check/elf.c, check/decode.c).
  *
  * 1. Corpus: the multiply and square of curve25519_64, curve25519_solinas_64, p256_64, secp256k1_montgomery_64 and
  *    poly1305_64 (ir_fiat_load), emitted as C (emit_c), compiled with gcc -O2 -fno-tree-vectorize and clang -O2

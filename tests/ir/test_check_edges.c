@@ -12,7 +12,7 @@
  *      REJECTED output-differs by the edge samples, the counterexample x = p with both values as ir_eval and the
  *      code's arithmetic give them; the correct code PROVED. Without the edge samples z3 finds the same input
  *      instead, so the test asserts that sampling found it ("at the prime's edges").
- *   4. The fresh-user bug class (issue 5): fiat p256 and secp256k1 Montgomery multiplies emitted as C, compiled by
+ *   4. The bug class a new user found: fiat p256 and secp256k1 Montgomery multiplies emitted as C, compiled by
  *      gcc -O2 and clang -O2 to assembly, with each `adcq $-1` of the final conditional subtraction made
  *      `adcq $-2` in turn: every mutant REJECTED output-differs with a counterexample (solver timeout 5 s: without
  *      the edge samples, p256's gcc and clang mutants and secp256k1's are "unproved" after the timeouts).

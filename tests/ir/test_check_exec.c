@@ -1,4 +1,4 @@
-/* test_check_exec.c — the checker's x86-64 symbolic executor (check/exec.c), issue 5. The reference is the CPU.
+/* test_check_exec.c — the checker's x86-64 symbolic executor (check/exec.c). The reference is the CPU.
  *
  * 1. Semantics: several hundred tiny AT&T functions with the fiat signature (out[8], then input arrays of 4 limbs),
  *    each doing one instruction form and storing the result and the flags (setcc, movzbl) into out. All of them are

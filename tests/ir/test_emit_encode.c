@@ -1,5 +1,5 @@
 /* test_emit_encode.c — emit/encode.c: the bytes encode_asm_text produces are EXACTLY the bytes the system assembler
- * (`cc -c`) produces for the same text (issue 6: the measured code is the code written out), and they run.
+ * (`cc -c`) produces for the same text (the measured code must be the code written out), and they run.
  *
  *  1. Instruction forms: every mnemonic and operand shape emit_asm writes (and those being added: bzhi shlx shrx
  *     sarx, movq gpr<->xmm, 3-operand imul, shld/shrd, cmov<cc>/set<cc> for every condition name, push/pop, ...)

@@ -163,7 +163,7 @@ static void prime_eval(const char *s, mpz_t r)
         abort();
 }
 
-/* ---- what each file is (the expectations, written from issue 4, not from the reader's table) --------------------- */
+/* ---- what each file is (the expectations, written from the files' documentation, not from the reader's table) ---- */
 
 typedef struct {
     const char *file;

@@ -1,4 +1,4 @@
-/* test_harness.c — the cross-check harness of issue 4: every generated prime x op and every fiat-crypto function
+/* test_harness.c — the cross-check harness: every generated prime x op and every fiat-crypto function
  * the reader accepts, unlowered and lowered, evaluated by the interpreter and by its emitted C compiled with gcc
  * and clang, against the GMP reference of the field operation it claims (harness.h).
  *
@@ -83,8 +83,8 @@ static const char *const fiat_files[] = {
     "secp256k1_montgomery_64",
 };
 
-/* Function-name suffixes that the reader must accept (issue 4: "Every mul, square, carry_mul, carry_square, carry,
- * add, sub and opp in the 13 files must load"; the Montgomery files' to/from_montgomery too). */
+/* Function-name suffixes that the reader must accept (every mul, square, carry_mul, carry_square, carry,
+ * add, sub and opp in the 13 files loads: docs/optimizer.md; the Montgomery files' to/from_montgomery too). */
 static const char *const fiat_must_load[] = { "_mul", "_square", "_carry", "_add", "_sub", "_opp",
                                               "_to_montgomery", "_from_montgomery" };
 

@@ -1,4 +1,4 @@
-/* test_search_measure.c — search/measure.c and search/baseline.c (issue 6, "Measurement"): correctness only, never
+/* test_search_measure.c — search/measure.c and search/baseline.c: correctness only, never
  * speed.
  *   - The gcc and clang baselines (the C from emit_c compiled with -O3 -march=native -mtune=native -fPIC -shared,
  *     dlopen'd) of fiat-crypto's curve25519 carry_mul and p256 mul agree with the IR interpreter (ir_eval) on the

@@ -1,4 +1,4 @@
-/* test_search_opt.c — the optimizer's search (search/candidate.h, search/search.h), issue 6 "Tests". Correctness
+/* test_search_opt.c — the optimizer's search (search/candidate.h, search/search.h). Correctness
  * only, never speed.
  *
  *   candidate      for the lowered curve25519 and p256 fiat multiplies and the X25519 ladder step: random starts

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_search_opt_cli.sh — `ecopt opt` end to end (issue 6): a short search on the curve25519 fiat multiply with the
+# test_search_opt_cli.sh — `ecopt opt` end to end: a short search on the curve25519 fiat multiply with the
 # gcc/clang baselines writes a .S whose header has the parsed fields, which `ecopt check` PROVES again; bad input
 # exits 2 with one line on stderr and writes nothing.
 # Usage: test_search_opt_cli.sh ECOPT FIAT_DIR
