@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-asm.sh SOURCE_DIR — STYLE.md, issue 7: the library (include/, src/) holds no hand-written assembly.
+# check-asm.sh SOURCE_DIR — STYLE.md: the library (include/, src/) holds no hand-written assembly.
 #   - The library's sources are C (.c, .h) anywhere, optimizer-made assembly (.S) directly in src/field/generated/,
 #     and the whole formulas' IR programs (.ir) in src/curve/formulas/: any other file there fails (a .s, .inc or
 #     .asm file could carry code that no check sees).
