@@ -1,4 +1,4 @@
-# field_generated.cmake — the portable C field functions the library takes from `ecopt gen` (issue 4), each
+# field_generated.cmake — the portable C field functions the library takes from `ecopt gen`, each
 # "<symbol>|<ecopt gen arguments>"; the file is src/field/generated/<symbol>.c (STYLE.md: file name = symbol).
 # `make regen` writes them (regen_field.cmake), ctest generated.field checks them (check_generated_field.cmake);
 # fe_u64.c #includes them.
