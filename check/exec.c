@@ -77,6 +77,8 @@ typedef struct {
     size_t nsv, capsv;
     ex_id *const *out;
     bool *out_stored; /* per array of f: some limb stored */
+    check_exec_obs *obs;  /* NULL: nobody observes */
+    const check_insn *first; /* insns->insns, for the observer's instruction index */
 } st;
 
 /* Zydis' ids of the general-purpose registers (rax 0, rcx 1, rdx 2, rbx 3, rsp 4, rbp 5, rsi 6, rdi 7, r8..r15) */
@@ -142,6 +144,13 @@ static int bad_input(check_result *r, const char *msg)
     r->has_addr = false;
     snprintf(r->reason, sizeof r->reason, "%s", msg);
     return -1;
+}
+
+/* observe — tell the observer that the current instruction wrote data e */
+static void observe(st *s, ex_id e, int where, uint32_t arr, uint32_t limb)
+{
+    if (s->obs && s->obs->write && s->in && e)
+        s->obs->write(s->obs->arg, (size_t)(s->in - s->first), e, where, arr, limb);
 }
 
 /* ---- expression helpers (all go through ck) ---------------------------------------------------------------------- */
@@ -389,12 +398,15 @@ static int write_reg(st *s, ZydisRegister reg, const val *v)
     val *cur = rr.kind ? &s->xmm[rr.idx] : &s->gpr[rr.idx];
     if (rr.size == 64) {
         *cur = *v;
+        if (!v->ptr)
+            observe(s, v->e, CHECK_EXEC_AT_REG, 0, 0);
         return 0;
     }
     if (v->ptr)
         return reject(s, CHECK_RULE_UNSUPPORTED, "a pointer written to the %u-bit register %s", rr.size,
                       ZydisRegisterGetString(reg));
     ex_id e = trunc_(s, rr.size, v->e);
+    observe(s, e, CHECK_EXEC_AT_REG, 0, 0);
     if (rr.size == 32) {
         cur->ptr = false;
         cur->e = e;
@@ -591,6 +603,7 @@ static int mem_write(st *s, uint32_t region, int64_t off, unsigned size, const v
                           a->name, limb);
         s->out[region][limb] = v->e;
         s->out_stored[region] = true;
+        observe(s, v->e, CHECK_EXEC_AT_ARRAY, region, limb);
         return 0;
     }
     if (off >= 0)
@@ -623,6 +636,8 @@ static int mem_write(st *s, uint32_t region, int64_t off, unsigned size, const v
         s->sv = p;
         s->capsv = nc;
     }
+    if (!v->ptr)
+        observe(s, v->e, CHECK_EXEC_AT_STACK, 0, 0);
     s->sv[s->nsv].v = *v;
     s->sv[s->nsv].bytes = bytes;
     s->nsv++;
@@ -1379,6 +1394,29 @@ static int after_rsp(st *s, int64_t low_before)
 int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
                ex_id *const *out, check_result *r)
 {
+    return check_exec_observed(x, f, argmap, insns, no_red_zone, out, r, NULL);
+}
+
+/* final_state — the state at ret, for the observer: every flag the executor knows (lazy ones built now) */
+static int final_state(st *s)
+{
+    check_exec_obs *o = s->obs;
+    for (int i = 0; i < NFLAGS; i++) {
+        o->flag[i] = 0;
+        if (s->fl[i].how != H_UNDEF)
+            TRY(get_flag(s, i, &o->flag[i]));
+    }
+    for (int i = 0; i < 16; i++) {
+        o->gpr_ptr[i] = s->gpr[i].ptr;
+        o->gpr[i] = s->gpr[i].ptr ? 0 : s->gpr[i].e;
+        o->xmm[i] = s->xmm[i].ptr ? 0 : s->xmm[i].e;
+    }
+    return 0;
+}
+
+int check_exec_observed(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
+                        bool no_red_zone, ex_id *const *out, check_result *r, check_exec_obs *obs)
+{
     if (!r)
         return -1;
     r->ninsns = 0;
@@ -1409,6 +1447,8 @@ int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_
     s.no_red_zone = no_red_zone;
     s.r = r;
     s.out = out;
+    s.obs = obs;
+    s.first = insns->insns;
     s.out_stored = calloc(f->narr, sizeof *s.out_stored);
     if (!s.out_stored)
         return bad_input(r, "out of memory");
@@ -1472,6 +1512,8 @@ int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_
         if (rc == 0)
             rc = after_rsp(&s, low_before);
     }
+    if (rc == 0 && returned && obs)
+        rc = final_state(&s);
     if (rc == 0 && !returned) {
         s.in = NULL;
         if (insns->n)
