@@ -381,12 +381,15 @@ static int read_reg(st *s, ZydisRegister reg, val *v)
     memset(v, 0, sizeof *v);
     if (rr.size == 64) {
         *v = *cur;
+        if (!v->ptr)
+            observe(s, v->e, CHECK_EXEC_READ, 0, 0);
         return 0;
     }
     if (cur->ptr)
         return reject(s, CHECK_RULE_UNSUPPORTED, "a %u-bit read of a pointer in %s", rr.size,
                       ZydisRegisterGetString(reg));
     v->e = rr.high ? trunc_(s, 8, ck(s, ex_shr(s->x, 64, cur->e, 8))) : trunc_(s, rr.size, cur->e);
+    observe(s, v->e, CHECK_EXEC_READ, 0, 0);
     return s->bad ? -1 : 0;
 }
 
@@ -428,6 +431,7 @@ static int write_reg(st *s, ZydisRegister reg, const val *v)
     if (s->bad)
         return -1;
     cur->e = ck(s, ex_sum(s->x, 64, t, c, n, 0));
+    observe(s, cur->e, CHECK_EXEC_AT_REG, 0, 0);
     return s->bad ? -1 : 0;
 }
 
@@ -666,7 +670,10 @@ static int read_op(st *s, unsigned i, unsigned w, val *v)
         uint32_t region = 0;
         int64_t off = 0;
         TRY(address(s, o, &region, &off));
-        return mem_read(s, region, off, o->size, v);
+        TRY(mem_read(s, region, off, o->size, v));
+        if (!v->ptr)
+            observe(s, v->e, CHECK_EXEC_READ, 0, 0);
+        return 0;
     }
     }
 }
@@ -1230,6 +1237,8 @@ static int exec_pop(st *s)
     if (!sp.ptr || sp.region != REGION_STACK)
         return reject(s, CHECK_RULE_DATA_ADDRESS, "rsp does not point into the stack");
     TRY(mem_read(s, REGION_STACK, sp.off, 64, &v));
+    if (!v.ptr)
+        observe(s, v.e, CHECK_EXEC_READ, 0, 0);
     sp.off += 8;
     s->gpr[RSP] = sp;
     return write_op(s, 0, &v); /* pop %rsp: the popped value wins, as the SDM says */

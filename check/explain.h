@@ -1,0 +1,30 @@
+/* explain.h — why a function was rejected, in terms of its instructions (`ecopt check --explain`).
+ *
+ * For a rejection by a rule of check.h other than output-differs: the rule, its reason and the instruction it names.
+ * For output-differs: the first output limb (in array and limb order) whose code value differs from the program's
+ * on the counterexample input (check_result.cex, limbs it leaves open taken as 0; when it cannot be read, random
+ * inputs within the bounds until one differs), both values, the input, the instruction that stored the limb, and
+ * the instruction where the two sides part:
+ *   the code and the program are executed into one expression context (as check_function does) and evaluated on
+ *   the input; a value an instruction writes "agrees" when it is a program node or its value is one the program
+ *   computes on that input (a node's value, or a 64-bit half of a 128-bit one). In the data flow of the differing
+ *   limb, the instruction that parts is the earliest (lowest address) whose result does not agree while every
+ *   value it was computed from (the nearest values written by earlier instructions, and the input limbs) does: the
+ *   first step off the program's values. When every value in the limb's data flow agrees, the store itself is
+ *   named (the code stores a value the program computes, but not this limb's).
+ * A heuristic for people, not part of the proof: code that computes intermediate values the program never
+ * names (a compiler's reassociated sums) may part earlier than the real mistake. */
+#ifndef ECOPT_CHECK_EXPLAIN_H
+#define ECOPT_CHECK_EXPLAIN_H
+
+#include <stdio.h>
+
+#include "check/check.h"
+#include "check/elf.h"
+#include "ir/ir.h"
+
+/* check_explain — print the explanation of r (a check_function result for f and code) to out, lines starting
+ * "explain: ". Returns 0, or -1 when memory ran out or the code cannot be re-run (a line says so). */
+int check_explain(const ir_func *f, const check_code *code, const check_opts *o, const check_result *r, FILE *out);
+
+#endif
