@@ -6,11 +6,13 @@
  * inputs within the bounds until one differs), both values, the input, the instruction that stored the limb, and
  * the instruction where the two sides part:
  *   the code and the program are executed into one expression context (as check_function does) and evaluated on
- *   the input; a value an instruction writes "agrees" when it is a program node or its value is one the program
- *   computes on that input (a node's value, or a 64-bit half of a 128-bit one). In the data flow of the differing
- *   limb, the instruction that parts is the earliest (lowest address) whose result does not agree while every
- *   value it was computed from (the nearest values written by earlier instructions, and the input limbs) does: the
- *   first step off the program's values. When every value in the limb's data flow agrees, the store itself is
+ *   the input and on 8 random inputs within the bounds; a value an instruction writes or reads "agrees" when it
+ *   is a program node, an input limb, or on each of those inputs a value the program computes (a node's value, or
+ *   a 64-bit half of a 128-bit one: one input alone lets values coincide, an input of all ones makes many sums
+ *   equal). The limb's data flow: from the store of the limb, each register or memory value an instruction reads
+ *   back to the latest earlier instruction that wrote that value (flags are not followed: a carry is 0 or 1, a
+ *   value every program computes). The instruction that parts is the earliest in that flow that writes a value
+ *   that does not agree while every value it reads does: the first step off the program's values. When every value in the limb's data flow agrees, the store itself is
  *   named (the code stores a value the program computes, but not this limb's).
  * A heuristic for people, not part of the proof: code that computes intermediate values the program never
  * names (a compiler's reassociated sums) may part earlier than the real mistake. */
