@@ -46,6 +46,7 @@ enum {
 typedef struct {
     uint8_t how, op, s;
     ex_id v, a, b, r;
+    ex_id tag; /* the id the observer was told was written (v, or r of a lazy flag): reads report it */
 } flag;
 
 typedef struct {
@@ -207,6 +208,8 @@ static void set_flag(st *s, int f, ex_id v)
 {
     s->fl[f].how = H_VAL;
     s->fl[f].v = v;
+    s->fl[f].tag = v;
+    observe(s, v, CHECK_EXEC_AT_FLAG, 0, 0);
 }
 
 static void set_how(st *s, int f, int how)
@@ -230,13 +233,17 @@ static void set_lazy(st *s, int op, unsigned w, ex_id a, ex_id b, ex_id r)
         f->b = b;
         f->r = r;
         f->v = 0;
+        f->tag = r;
     }
+    observe(s, r, CHECK_EXEC_AT_FLAG, 0, 0);
 }
 
 /* get_flag — the flag's value (1 bit); reading an undefined flag is a rule violation */
 static int get_flag(st *s, int fi, ex_id *v)
 {
     flag *f = &s->fl[fi];
+    if (f->how != H_UNDEF)
+        observe(s, f->tag, CHECK_EXEC_READ_FLAG, 0, 0);
     switch (f->how) {
     case H_UNDEF:
         return reject(s, CHECK_RULE_UNKNOWN_VALUE, "read of undefined flag %s", flag_names[fi]);

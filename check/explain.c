@@ -340,7 +340,7 @@ int check_explain(const ir_func *f0, const check_code *code, const check_opts *o
         const wrec *w = &tr.w[k];
         if (w->e > n)
             continue;
-        if (w->where == CHECK_EXEC_READ) {
+        if (w->where == CHECK_EXEC_READ || w->where == CHECK_EXEC_READ_FLAG) {
             if (last[w->e] != SIZE_MAX && last[w->e] != w->insn) {
                 edge_from[ne] = w->insn;
                 edge_to[ne++] = last[w->e];
@@ -376,6 +376,8 @@ int check_explain(const ir_func *f0, const check_code *code, const check_opts *o
                 ex_id e = tr.w[q].e;
                 if (e > n)
                     continue;
+                if (tr.w[q].where == CHECK_EXEC_READ_FLAG || tr.w[q].where == CHECK_EXEC_AT_FLAG)
+                    continue; /* a flag's tag only links the flow: its value is 0 or 1 */
                 if (tr.w[q].where == CHECK_EXEC_READ)
                     reads_ok = reads_ok && AGREES(e);
                 else if (!AGREES(e) && !off) {

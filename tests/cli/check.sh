@@ -493,6 +493,11 @@ t_explain() {
     [ "$(./run_wrong $args "$limb")" = "$vcode" ] || fail "the wrong code does not give $vcode on the printed input"
     # shellcheck disable=SC2086
     [ "$(./run_right $args "$limb")" = "$vprog" ] || fail "the proved code does not give $vprog on the printed input"
+    # a wrong value that reaches the limb only through carries (the flow follows CF from adc to adcx)
+    sed '0,/adcq $0, %r13/s//adcq $1, %r13/' "$src" >carry.S
+    verdict 1 "^REJECTED ecopt_fe_mul_adx: output-differs: " "$ECOPT" check carry.S "${gen[@]}" --explain
+    grep -Eq '^explain: the two sides part at 0x[0-9a-f]+: adc \$0x01, %r13$' out.txt ||
+        { cat out.txt >&2; fail "the parting instruction is not the mutated adc"; }
     # a rule: the rule and its instruction
     add_ir
     add_s addq 'jz 1f
