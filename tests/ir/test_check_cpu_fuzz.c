@@ -9,11 +9,12 @@
  * (read natively with pushfq, appended to the native copy only, after the last instruction the executor sees).
  *
  * Layout of a function f(out, in) (rdi = out, rsi = in, never written):
- *   push rbx rbp r12..r15; lea -64(%rsp), %rsp (a 64-byte frame, 8 slots); the slots from in[13..20]; xmm0..3
+ *   push rbx rbp r12..r15; lea -32(%rsp), %rsp (8 slots: 4 in the frame, 4 in the red zone below it, which the
+ *   body's pushes overwrite on both sides); the slots from in[13..20]; xmm0..3
  *   from in[21..24]; the 13 body registers (rax rcx rdx rbx rbp r8..r15) from in[0..12];
  *   the body: NBODY random instructions (register, stack-slot and input-limb operands of every width the form
  *   takes, high-byte registers, pushes and pops, output-limb stores and reloads);
- *   the 13 registers into out[0..12], the slots into out[13..20], xmm0..3 into out[21..24] (via rax); lea 64(%rsp),
+ *   the 13 registers into out[0..12], the slots into out[13..20], xmm0..3 into out[21..24] (via rax); lea 32(%rsp),
  *   %rsp; the pops; ret.
  * The generator tracks which flags are defined (the SDM's "Flags Affected", as the executor models them; where the
  * executor is deliberately more cautious than the SDM, sar's CF for counts of at least the width, the generator
@@ -124,7 +125,8 @@ enum { RAX = 0, RCX = 1, RDX = 2, RBX = 3, RSP = 4, RBP = 5, RSI = 6, RDI = 7 };
 #define NBODY 13
 static const int body[NBODY] = { RAX, RCX, RDX, RBX, RBP, 8, 9, 10, 11, 12, 13, 14, 15 };
 static const int saved[6] = { RBX, RBP, 12, 13, 14, 15 };
-#define NSLOT 8     /* 8-byte stack slots in the frame */
+#define NSLOT 8     /* 8-byte stack slots: the frame's 4 and 4 in the red zone below it */
+#define RED 32      /* bytes of the slots below the frame's rsp (the red zone) */
 #define NXMM 4      /* xmm0..3 carry data */
 #define IN_SLOT 13  /* in[13..20]: the slots */
 #define IN_XMM 21   /* in[21..24]: xmm0..3 */
@@ -380,12 +382,20 @@ static void put_rm(fn *F, ZydisEncoderRequest *r, unsigned i, const rm *o, unsig
         return;
     }
     unsigned bytes = w / 8;
+    /* a 64-bit operand may also be an output limb stored before (read back, or read-modify-write) */
+    if (w == 64 && rn(4) == 0) {
+        unsigned k = rn(NSTORE);
+        if (F->stored[k]) {
+            op_mem(r, i, ZYDIS_REGISTER_RDI, 8 * (OUT_STORE + (int64_t)k), 8);
+            return;
+        }
+    }
     if (input_ok && w == 64 && rn(3) == 0) {
         op_mem(r, i, ZYDIS_REGISTER_RSI, 8 * (int64_t)rn(NIN), 8);
         return;
     }
     unsigned off = rn(8 * NSLOT - bytes + 1);
-    op_mem(r, i, ZYDIS_REGISTER_RSP, (int64_t)off + 8 * (int64_t)F->depth, bytes);
+    op_mem(r, i, ZYDIS_REGISTER_RSP, (int64_t)off - RED + 8 * (int64_t)F->depth, bytes);
 }
 
 static unsigned pick_width(unsigned mask)
@@ -432,7 +442,8 @@ static bool gen_one(fn *F, const form *fo, group *g, unsigned *def)
         if (kind == 4 || kind == 5)
             d.mem = true;
         r = req(fo->mn, 2);
-        put_rm(F, &r, 0, &d, w, false);
+        /* cmp and test only read their first operand: it may be an input limb */
+        put_rm(F, &r, 0, &d, w, fo->mn == ZYDIS_MNEMONIC_CMP || fo->mn == ZYDIS_MNEMONIC_TEST);
         if (kind == 2 || kind == 5)
             op_imm(&r, 1, imm_val(w));
         else
@@ -541,8 +552,9 @@ static bool gen_one(fn *F, const form *fo, group *g, unsigned *def)
         int cr = body_reg();
         unsigned c = fo->sh == SH_BZHI && rn(2) ? rn(300) : count_val(w);
         r = req(ZYDIS_MNEMONIC_MOV, 2);
-        op_reg(&r, 0, gpr(cr, rn(2) ? 8 : 32, false));
-        op_imm(&r, 1, (int64_t)(c & 0xff));
+        bool byte = rn(2);
+        op_reg(&r, 0, gpr(cr, byte ? 8 : 32, false));
+        op_imm(&r, 1, (int64_t)(byte ? c & 0xff : c));
         emit(g, &r);
         rm s = reg_operand(w, false, false);
         s.mem = rn(4) == 0;
@@ -723,7 +735,7 @@ static void build(fn *F, unsigned nbody)
     }
     r = req(ZYDIS_MNEMONIC_LEA, 2);
     op_reg(&r, 0, ZYDIS_REGISTER_RSP);
-    op_mem(&r, 1, ZYDIS_REGISTER_RSP, -8 * NSLOT, 8);
+    op_mem(&r, 1, ZYDIS_REGISTER_RSP, -(8 * NSLOT - RED), 8);
     emit_now(F, &r);
     for (int i = 0; i < NSLOT + NXMM; i++) {
         r = req(ZYDIS_MNEMONIC_MOV, 2);
@@ -732,7 +744,7 @@ static void build(fn *F, unsigned nbody)
         emit_now(F, &r);
         if (i < NSLOT) {
             r = req(ZYDIS_MNEMONIC_MOV, 2);
-            op_mem(&r, 0, ZYDIS_REGISTER_RSP, 8 * i, 8);
+            op_mem(&r, 0, ZYDIS_REGISTER_RSP, 8 * i - RED, 8);
             op_reg(&r, 1, ZYDIS_REGISTER_RAX);
         } else {
             r = req(ZYDIS_MNEMONIC_MOVQ, 2);
@@ -779,7 +791,7 @@ static void build(fn *F, unsigned nbody)
         if (i < NSLOT) {
             r = req(ZYDIS_MNEMONIC_MOV, 2);
             op_reg(&r, 0, ZYDIS_REGISTER_RAX);
-            op_mem(&r, 1, ZYDIS_REGISTER_RSP, 8 * i, 8);
+            op_mem(&r, 1, ZYDIS_REGISTER_RSP, 8 * i - RED, 8);
         } else {
             r = req(ZYDIS_MNEMONIC_MOVQ, 2);
             op_reg(&r, 0, ZYDIS_REGISTER_RAX);
@@ -793,7 +805,7 @@ static void build(fn *F, unsigned nbody)
     }
     r = req(ZYDIS_MNEMONIC_LEA, 2);
     op_reg(&r, 0, ZYDIS_REGISTER_RSP);
-    op_mem(&r, 1, ZYDIS_REGISTER_RSP, 8 * NSLOT, 8);
+    op_mem(&r, 1, ZYDIS_REGISTER_RSP, 8 * NSLOT - RED, 8);
     emit_now(F, &r);
     for (int i = 5; i >= 0; i--) {
         r = req(ZYDIS_MNEMONIC_POP, 1);
@@ -862,7 +874,7 @@ static const char *out_name(unsigned i, char *buf, size_t len)
     if (i < NBODY)
         snprintf(buf, len, "%s", names[i]);
     else if (i < OUT_XMM)
-        snprintf(buf, len, "stack slot %u (rsp+%u in the frame)", i - OUT_SLOT, 8 * (i - OUT_SLOT));
+        snprintf(buf, len, "stack slot %u (rsp%+d below the body)", i - OUT_SLOT, 8 * (int)(i - OUT_SLOT) - RED);
     else if (i < OUT_STORE)
         snprintf(buf, len, "xmm%u", i - OUT_XMM);
     else
@@ -1032,7 +1044,7 @@ static unsigned long parse_num(const char *opt, const char *v)
 int main(int argc, char **argv)
 {
     uint64_t seed = 1;
-    unsigned iters = 1500, len = 40, first = 0;
+    unsigned iters = 3000, len = 40, first = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--verbose")) {
             verbose = true;
