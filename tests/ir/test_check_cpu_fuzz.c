@@ -200,6 +200,7 @@ typedef enum {
     SH_CLC,    /* clc / stc */
     SH_XCHG,   /* xchg r, r/m */
     SH_PUSHPOP,/* push r/m/imm, pop r/m (64-bit; at most 4 deep; popped again before the end) */
+    SH_RSP,    /* sub/add $8, %rsp or lea -+8(%rsp), %rsp (as deep as the pushes) */
     SH_XMM,    /* movq / movd / vmovq / vmovd between a body register and xmm0..3 */
     SH_STORE,  /* mov r64 to an output limb, and loads of one stored before */
     SH_NOP
@@ -262,6 +263,10 @@ static const form forms[] = {
     { "stc", ZYDIS_MNEMONIC_STC, SH_CLC, 0, 0, FC, 0, 1, false },
     { "xchg", ZYDIS_MNEMONIC_XCHG, SH_XCHG, WALL, 0, 0, 0, 1, false },
     { "push/pop", ZYDIS_MNEMONIC_PUSH, SH_PUSHPOP, W64, 0, 0, 0, 2, false },
+    /* the executor leaves every flag undefined after arithmetic on rsp (an address's flags), more cautious than
+     * the SDM: the model follows it */
+    { "add/sub rsp", ZYDIS_MNEMONIC_SUB, SH_RSP, W64, 0, 0, FALL, 1, false },
+    { "lea rsp", ZYDIS_MNEMONIC_LEA, SH_RSP, W64, 0, 0, 0, 1, false },
     { "movq/movd", ZYDIS_MNEMONIC_MOVQ, SH_XMM, W32 | W64, 0, 0, 0, 1, false },
     { "vmovq/vmovd", ZYDIS_MNEMONIC_VMOVQ, SH_XMM, W32 | W64, 0, 0, 0, 1, true },
     { "store", ZYDIS_MNEMONIC_MOV, SH_STORE, W64, 0, 0, 0, 1, false },
@@ -671,6 +676,25 @@ static bool gen_one(fn *F, const form *fo, group *g, unsigned *def)
             put_rm(F, &r, 0, &o, 64, false);
             emit(g, &r);
         }
+        return true;
+    }
+    case SH_RSP: {
+        bool down = F->depth < 4 && (F->depth == 0 || rn(2));
+        if (fo->mn == ZYDIS_MNEMONIC_LEA) {
+            r = req(ZYDIS_MNEMONIC_LEA, 2);
+            op_reg(&r, 0, ZYDIS_REGISTER_RSP);
+            op_mem(&r, 1, ZYDIS_REGISTER_RSP, down ? -8 : 8, 8);
+        } else {
+            r = req(down ? ZYDIS_MNEMONIC_SUB : ZYDIS_MNEMONIC_ADD, 2);
+            op_reg(&r, 0, ZYDIS_REGISTER_RSP);
+            op_imm(&r, 1, 8);
+        }
+        emit(g, &r);
+        if (down)
+            F->depth++;
+        else
+            F->depth--;
+        *def = F->defined & ~fo->undef;
         return true;
     }
     case SH_XMM: {
