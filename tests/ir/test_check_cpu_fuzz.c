@@ -11,10 +11,11 @@
  * Layout of a function f(out, in) (rdi = out, rsi = in, never written):
  *   push rbx rbp r12..r15; lea -32(%rsp), %rsp (8 slots: 4 in the frame, 4 in the red zone below it, which the
  *   body's pushes overwrite on both sides); the slots from in[13..20]; xmm0..3
- *   from in[21..24]; the 13 body registers (rax rcx rdx rbx rbp r8..r15) from in[0..12];
+ *   from in[21..24]; the 12 body registers (rax rcx rdx rbx rbp r8 r9 r10 r12..r15) from in[0..11] (r11 is the
+ *   pointer register of SH_PTR: a copy of rsi or rdi moved by constants, loads and stores through it);
  *   the body: NBODY random instructions (register, stack-slot and input-limb operands of every width the form
  *   takes, high-byte registers, pushes and pops, output-limb stores and reloads);
- *   the 13 registers into out[0..12], the slots into out[13..20], xmm0..3 into out[21..24] (via rax); lea 32(%rsp),
+ *   the 12 registers into out[0..11], the slots into out[13..20], xmm0..3 into out[21..24] (via rax); lea 32(%rsp),
  *   %rsp; the pops; ret.
  * The generator tracks which flags are defined (the SDM's "Flags Affected", as the executor models them; where the
  * executor is deliberately more cautious than the SDM, sar's CF for counts of at least the width, the generator
@@ -122,8 +123,9 @@ static const ZydisRegister R8L[16] = { ZYDIS_REGISTER_AL,   ZYDIS_REGISTER_CL,  
 static const ZydisRegister RHI[4] = { ZYDIS_REGISTER_AH, ZYDIS_REGISTER_CH, ZYDIS_REGISTER_DH, ZYDIS_REGISTER_BH };
 
 enum { RAX = 0, RCX = 1, RDX = 2, RBX = 3, RSP = 4, RBP = 5, RSI = 6, RDI = 7 };
-#define NBODY 13
-static const int body[NBODY] = { RAX, RCX, RDX, RBX, RBP, 8, 9, 10, 11, 12, 13, 14, 15 };
+#define NBODY 12
+static const int body[NBODY] = { RAX, RCX, RDX, RBX, RBP, 8, 9, 10, 12, 13, 14, 15 };
+#define PTR 11 /* r11: a copy of an argument pointer moved by constants (SH_PTR), never stored */
 static const int saved[6] = { RBX, RBP, 12, 13, 14, 15 };
 #define NSLOT 8     /* 8-byte stack slots: the frame's 4 and 4 in the red zone below it */
 #define RED 32      /* bytes of the slots below the frame's rsp (the red zone) */
@@ -201,6 +203,8 @@ typedef enum {
     SH_XCHG,   /* xchg r, r/m */
     SH_PUSHPOP,/* push r/m/imm, pop r/m (64-bit; at most 4 deep; popped again before the end) */
     SH_RSP,    /* sub/add $8, %rsp or lea -+8(%rsp), %rsp (as deep as the pushes) */
+    SH_PTR,    /* r11 = rsi or rdi plus a constant (mov, lea, add, sub, lea with a constant index), loads and
+                  stores through it; loads through rsi with a constant index register */
     SH_XMM,    /* movq / movd / vmovq / vmovd between a body register and xmm0..3 */
     SH_STORE,  /* mov r64 to an output limb, and loads of one stored before */
     SH_NOP
@@ -267,6 +271,8 @@ static const form forms[] = {
      * the SDM: the model follows it */
     { "add/sub rsp", ZYDIS_MNEMONIC_SUB, SH_RSP, W64, 0, 0, FALL, 1, false },
     { "lea rsp", ZYDIS_MNEMONIC_LEA, SH_RSP, W64, 0, 0, 0, 1, false },
+    /* add/sub on a pointer: flags undefined (as for rsp) */
+    { "pointer", ZYDIS_MNEMONIC_LEA, SH_PTR, W64, 0, 0, 0, 3, false },
     { "movq/movd", ZYDIS_MNEMONIC_MOVQ, SH_XMM, W32 | W64, 0, 0, 0, 1, false },
     { "vmovq/vmovd", ZYDIS_MNEMONIC_VMOVQ, SH_XMM, W32 | W64, 0, 0, 0, 1, true },
     { "store", ZYDIS_MNEMONIC_MOV, SH_STORE, W64, 0, 0, 0, 1, false },
@@ -283,6 +289,8 @@ typedef struct {
     unsigned defined; /* flags defined now (the model) */
     unsigned depth;   /* body pushes outstanding */
     bool stored[NSTORE];
+    int preg;       /* r11: 0 data (entry garbage), 1 into in, 2 into out */
+    int64_t poff;   /* r11's byte offset from its array's start */
     unsigned uses[NFORMS];
 } fn;
 
@@ -697,6 +705,115 @@ static bool gen_one(fn *F, const form *fo, group *g, unsigned *def)
         *def = F->defined & ~fo->undef;
         return true;
     }
+    case SH_PTR: {
+        unsigned what = rn(6);
+        if (F->preg == 0 || what == 0) { /* point r11 at in or out, at a limb or a little outside */
+            int reg = rn(2) ? 1 : 2;
+            int64_t off = 8 * ((int64_t)rn(reg == 1 ? NIN + 4 : OUTLEN + 4) - 2);
+            ZydisRegister base = reg == 1 ? ZYDIS_REGISTER_RSI : ZYDIS_REGISTER_RDI;
+            switch (rn(3)) {
+            case 0:
+                r = req(ZYDIS_MNEMONIC_LEA, 2);
+                op_reg(&r, 0, R64[PTR]);
+                op_mem(&r, 1, base, off, 8);
+                emit(g, &r);
+                break;
+            case 1:
+                r = req(ZYDIS_MNEMONIC_MOV, 2);
+                op_reg(&r, 0, R64[PTR]);
+                op_reg(&r, 1, base);
+                emit(g, &r);
+                r = req(rn(2) ? ZYDIS_MNEMONIC_ADD : ZYDIS_MNEMONIC_SUB, 2);
+                op_reg(&r, 0, R64[PTR]);
+                op_imm(&r, 1, r.mnemonic == ZYDIS_MNEMONIC_ADD ? off : -off);
+                emit(g, &r);
+                *def = 0; /* arithmetic on a pointer: flags undefined */
+                break;
+            default: { /* lea (base, idx, 8): idx a body register holding a constant */
+                int idx = body_reg();
+                r = req(ZYDIS_MNEMONIC_MOV, 2);
+                op_reg(&r, 0, R64[idx]); /* sign-extended: the index may be negative */
+                op_imm(&r, 1, off / 8 - 1);
+                emit(g, &r);
+                r = req(ZYDIS_MNEMONIC_LEA, 2);
+                op_reg(&r, 0, R64[PTR]);
+                r.operands[1].type = ZYDIS_OPERAND_TYPE_MEMORY;
+                r.operands[1].mem.base = base;
+                r.operands[1].mem.index = R64[idx];
+                r.operands[1].mem.scale = 8;
+                r.operands[1].mem.displacement = 8;
+                r.operands[1].mem.size = 8;
+                emit(g, &r);
+                break;
+            }
+            }
+            F->preg = reg;
+            F->poff = off;
+            return true;
+        }
+        int64_t len = F->preg == 1 ? NIN : OUTLEN;
+        if (what == 1) { /* move it by a constant */
+            int64_t d = 8 * ((int64_t)rn(9) - 4);
+            if (F->poff + d < -16 || F->poff + d > 8 * len + 16)
+                d = -d;
+            if (rn(2)) {
+                r = req(ZYDIS_MNEMONIC_LEA, 2);
+                op_reg(&r, 0, R64[PTR]);
+                op_mem(&r, 1, R64[PTR], d, 8);
+            } else {
+                r = req(ZYDIS_MNEMONIC_ADD, 2);
+                op_reg(&r, 0, R64[PTR]);
+                op_imm(&r, 1, d);
+                *def = 0;
+            }
+            emit(g, &r);
+            F->poff += d;
+            return true;
+        }
+        if (F->preg == 2 && what <= 3) { /* a store to a scratch limb through it */
+            unsigned k = rn(NSTORE);
+            r = req(ZYDIS_MNEMONIC_MOV, 2);
+            op_mem(&r, 0, R64[PTR], 8 * (OUT_STORE + (int64_t)k) - F->poff, 8);
+            op_reg(&r, 1, R64[body_reg()]);
+            emit(g, &r);
+            F->stored[k] = true;
+            return true;
+        }
+        if (F->preg == 2) { /* a load of a stored scratch limb */
+            unsigned k = rn(NSTORE);
+            if (!F->stored[k])
+                return false;
+            r = req(ZYDIS_MNEMONIC_ADD, 2);
+            op_reg(&r, 0, R64[body_reg()]);
+            op_mem(&r, 1, R64[PTR], 8 * (OUT_STORE + (int64_t)k) - F->poff, 8);
+            emit(g, &r);
+            *def = FALL;
+            return true;
+        }
+        if (what == 5) { /* an input limb through rsi and a constant index register */
+            int idx = body_reg(), dst = body_reg();
+            unsigned limb = rn(NIN);
+            r = req(ZYDIS_MNEMONIC_MOV, 2);
+            op_reg(&r, 0, R32[idx]);
+            op_imm(&r, 1, (int64_t)limb + 1);
+            emit(g, &r);
+            r = req(ZYDIS_MNEMONIC_MOV, 2);
+            op_reg(&r, 0, R64[dst]);
+            r.operands[1].type = ZYDIS_OPERAND_TYPE_MEMORY;
+            r.operands[1].mem.base = ZYDIS_REGISTER_RSI;
+            r.operands[1].mem.index = R64[idx];
+            r.operands[1].mem.scale = 8;
+            r.operands[1].mem.displacement = -8;
+            r.operands[1].mem.size = 8;
+            emit(g, &r);
+            return true;
+        }
+        r = req(ZYDIS_MNEMONIC_MOV, 2); /* an input limb through r11 */
+        op_reg(&r, 0, R64[body_reg()]);
+        op_mem(&r, 1, R64[PTR], 8 * (int64_t)rn(NIN) - F->poff, 8);
+        emit(g, &r);
+        return true;
+    }
     case SH_XMM: {
         bool vex = fo->mn == ZYDIS_MNEMONIC_VMOVQ;
         ZydisMnemonic mn = w == 64 ? (vex ? ZYDIS_MNEMONIC_VMOVQ : ZYDIS_MNEMONIC_MOVQ)
@@ -787,10 +904,13 @@ static void build(fn *F, unsigned nbody)
         const form *fo = pick_form();
         group g = { .len = 0, .ok = true };
         unsigned def = F->defined, depth = F->depth;
-        if (!gen_one(F, fo, &g, &def))
-            continue;
-        if (!g.ok) { /* a combination the instruction set does not have (ah with a REX prefix, ...) */
+        int preg = F->preg;
+        int64_t poff = F->poff;
+        if (!gen_one(F, fo, &g, &def) || !g.ok) {
+            /* not possible now, or a combination the instruction set does not have (ah with a REX prefix) */
             F->depth = depth;
+            F->preg = preg;
+            F->poff = poff;
             continue;
         }
         commit(F, &g);
@@ -884,7 +1004,7 @@ static void print_function(const check_insn_list *l)
 
 static void print_inputs(const uint64_t *in)
 {
-    fprintf(stderr, "  inputs (in[0..%d]; rax rcx rdx rbx rbp r8..r15 = in[0..12], slots in[13..20], xmm0..3 "
+    fprintf(stderr, "  inputs (in[0..%d]; rax rcx rdx rbx rbp r8 r9 r10 r12..r15 = in[0..11], slots in[13..20], xmm0..3 "
                     "in[21..24]):\n",
             NIN - 1);
     for (int i = 0; i < NIN; i++)
@@ -893,8 +1013,8 @@ static void print_inputs(const uint64_t *in)
 
 static const char *out_name(unsigned i, char *buf, size_t len)
 {
-    static const char *const names[NBODY] = { "rax", "rcx", "rdx", "rbx", "rbp", "r8",  "r9",
-                                              "r10", "r11", "r12", "r13", "r14", "r15" };
+    static const char *const names[NBODY] = { "rax", "rcx", "rdx", "rbx", "rbp", "r8",
+                                              "r9",  "r10", "r12", "r13", "r14", "r15" };
     if (i < NBODY)
         snprintf(buf, len, "%s", names[i]);
     else if (i < OUT_XMM)
