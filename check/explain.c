@@ -152,6 +152,42 @@ static void print_insn(FILE *out, const char *what, const check_insn *in)
     fprintf(out, "explain: %s 0x%llx: %s\n", what, (unsigned long long)in->addr, t);
 }
 
+/* recovers — whether a value computed from instruction i's result (forward in the data flow, inside the slice)
+ * through registers and memory (not flags: a carry is right as often as not) is again a program node, the same
+ * normal form (not merely an equal value: the high half of 38 * (x + 1) usually equals that of 38 * x), and not a
+ * small one (0, 1, a carry): then i computed a temporary of its own (a compiler's 9x on the way to the program's
+ * 19x), not the first wrong value. queue: scratch of ni + 1 entries. */
+static bool recovers(const trace *tr, uint32_t n, ex_id boundary, const ir_u128 *vals0, const size_t *edge_from,
+                     const size_t *edge_to, const bool *edge_flag, size_t ne, const bool *inslice, size_t ni, size_t i,
+                     size_t *queue)
+{
+    bool *seen = calloc(ni + 1, sizeof *seen);
+    if (!seen)
+        return false;
+    size_t qh = 0, qt = 0;
+    bool rec = false;
+    seen[i] = true;
+    queue[qt++] = i;
+    while (qh < qt && !rec) {
+        size_t c = queue[qh++];
+        for (size_t k = 0; k < ne; k++)
+            if (edge_to[k] == c && !edge_flag[k] && inslice[edge_from[k]] && !seen[edge_from[k]]) {
+                seen[edge_from[k]] = true;
+                queue[qt++] = edge_from[k];
+            }
+        if (c == i)
+            continue;
+        for (size_t q = 0; q < tr->n && !rec; q++) {
+            const wrec *w = &tr->w[q];
+            if (w->insn == c && w->e <= n && (w->where == CHECK_EXEC_AT_REG || w->where == CHECK_EXEC_AT_STACK) &&
+                w->e <= boundary && vals0[w->e] >= 65536)
+                rec = true;
+        }
+    }
+    free(seen);
+    return rec;
+}
+
 /* ---- the explanation ------------------------------------------------------------------------------------------- */
 
 int check_explain(const ir_func *f0, const check_code *code, const check_opts *o, const check_result *r, FILE *out)
@@ -326,9 +362,11 @@ int check_explain(const ir_func *f0, const check_code *code, const check_opts *o
         last[id] = SIZE_MAX;
     /* per instruction: its reads' producers (edges) and whether it is in the limb's slice */
     size_t *edge_from = malloc((tr.n + 1) * sizeof *edge_from), *edge_to = malloc((tr.n + 1) * sizeof *edge_to);
+    bool *edge_flag = malloc((tr.n + 1) * sizeof *edge_flag);
     bool *inslice = calloc(ni + 1, sizeof *inslice);
     size_t *queue = malloc((ni + 1) * sizeof *queue);
-    if (!edge_from || !edge_to || !inslice || !queue) {
+    if (!edge_from || !edge_to || !edge_flag || !inslice || !queue) {
+        free(edge_flag);
         free(edge_from);
         free(edge_to);
         free(inslice);
@@ -342,6 +380,7 @@ int check_explain(const ir_func *f0, const check_code *code, const check_opts *o
             continue;
         if (w->where == CHECK_EXEC_READ || w->where == CHECK_EXEC_READ_FLAG) {
             if (last[w->e] != SIZE_MAX && last[w->e] != w->insn) {
+                edge_flag[ne] = w->where == CHECK_EXEC_READ_FLAG;
                 edge_from[ne] = w->insn;
                 edge_to[ne++] = last[w->e];
             }
@@ -363,7 +402,8 @@ int check_explain(const ir_func *f0, const check_code *code, const check_opts *o
                     queue[qt++] = edge_to[k];
                 }
         }
-        /* the earliest instruction of the slice that writes a value that does not agree, all its reads agreeing */
+        /* the earliest instruction of the slice that writes a value that does not agree, all its reads agreeing, and
+         * whose result does not lead back to a program node */
         size_t k = 0;
         for (size_t i = 0; i < ni && best == SIZE_MAX; i++) {
             while (k < tr.n && tr.w[k].insn < i)
@@ -385,12 +425,13 @@ int check_explain(const ir_func *f0, const check_code *code, const check_opts *o
                     offv = e;
                 }
             }
-            if (off && reads_ok) {
+            if (off && reads_ok && !recovers(&tr, n, boundary, vals0, edge_from, edge_to, edge_flag, ne, inslice, ni, i, queue)) {
                 best = i;
                 bestv = offv;
             }
         }
     }
+    free(edge_flag);
     free(edge_from);
     free(edge_to);
     free(inslice);

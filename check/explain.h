@@ -12,10 +12,13 @@
  *   equal). The limb's data flow: from the store of the limb, each register or memory value an instruction reads
  *   back to the latest earlier instruction that wrote that value (flags are not followed: a carry is 0 or 1, a
  *   value every program computes). The instruction that parts is the earliest in that flow that writes a value
- *   that does not agree while every value it reads does: the first step off the program's values. When every value in the limb's data flow agrees, the store itself is
+ *   that does not agree while every value it reads does, and from whose result no later value in the flow is a
+ *   program node again (by identical normal form, not a small value): the first step off the program's values
+ *   for good, not a temporary of the code's own (gcc computes 19x as x + 2 * (9x), and 9x is no program value). When every value in the limb's data flow agrees, the store itself is
  *   named (the code stores a value the program computes, but not this limb's).
- * A heuristic for people, not part of the proof: code that computes intermediate values the program never
- * names (a compiler's reassociated sums) may part earlier than the real mistake. */
+ * A heuristic for people, not part of the proof. A wrong instruction whose result is itself a value the program
+ * computes (a product of the wrong limbs, a condition flipped between two program values) is not named: the
+ * first instruction that combines it is. */
 #ifndef ECOPT_CHECK_EXPLAIN_H
 #define ECOPT_CHECK_EXPLAIN_H
 

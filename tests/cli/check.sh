@@ -498,6 +498,20 @@ t_explain() {
     verdict 1 "^REJECTED ecopt_fe_mul_adx: output-differs: " "$ECOPT" check carry.S "${gen[@]}" --explain
     grep -Eq '^explain: the two sides part at 0x[0-9a-f]+: adc \$0x01, %r13$' out.txt ||
         { cat out.txt >&2; fail "the parting instruction is not the mutated adc"; }
+    # compiled code, whose temporaries are no program values (gcc -O2 computes 19x by way of 9x): the mutated add
+    # is named, not the first temporary
+    need_fiat
+    emit_s curve25519_64.json fiat_25519_carry_mul gcc -O2
+    grep -qP '^\taddq\t%rax, %r12$' fiat_25519_carry_mul.s || fail "gcc's output has no 'addq %rax, %r12' to mutate"
+    sed '0,/^\taddq\t%rax, %r12$/s//\taddq\t%rax, %r13/' fiat_25519_carry_mul.s >cwrong.s
+    verdict 1 "^REJECTED fiat_25519_carry_mul: output-differs: " "$ECOPT" check cwrong.s \
+        --fiat "$FIAT/curve25519_64.json" --function fiat_25519_carry_mul --explain
+    line=$(grep '^explain: the two sides part at ' out.txt) || { cat out.txt >&2; fail "no parting line"; }
+    [[ $line =~ ^explain:\ the\ two\ sides\ part\ at\ 0x([0-9a-f]+):\ add\ %rax,\ %r13$ ]] ||
+        { cat out.txt >&2; fail "compiled code: the parting instruction is not the mutated add: $line"; }
+    addr=${BASH_REMATCH[1]}
+    cc -c cwrong.s -o cwrong.o
+    objdump -d cwrong.o | grep -Eq "^ +$addr:.*add +%rax,%r13" || fail "0x$addr is not the mutated add in objdump"
     # a rule: the rule and its instruction
     add_ir
     add_s addq 'jz 1f
