@@ -475,7 +475,8 @@ t_explain() {
     addr=${BASH_REMATCH[1]}
     grep -q '^explain: the limb is stored by 0x[0-9a-f]*: mov %[a-z0-9]*, ' out.txt || fail "no store line"
     cc -c wrong.S -o wrong.o
-    objdump -d wrong.o | grep -Eq "^ +$addr:.*adcx +%rbx,%r10" || fail "0x$addr is not the mutated adcx in objdump"
+    objdump -d wrong.o >wrong.dis # a file, not a pipe: grep -q would close it early (pipefail)
+    grep -Eq "^ +$addr:.*adcx +%rbx,%r10" wrong.dis || fail "0x$addr is not the mutated adcx in objdump"
     # the printed input reproduces on the CPU: the wrong code gives the code value, the proved code the program's
     grep -q ' adx ' /proc/cpuinfo && grep -q ' bmi2 ' /proc/cpuinfo || skip "this CPU has no ADX/BMI2"
     local args
@@ -511,7 +512,8 @@ t_explain() {
         { cat out.txt >&2; fail "compiled code: the parting instruction is not the mutated add: $line"; }
     addr=${BASH_REMATCH[1]}
     cc -c cwrong.s -o cwrong.o
-    objdump -d cwrong.o | grep -Eq "^ +$addr:.*add +%rax,%r13" || fail "0x$addr is not the mutated add in objdump"
+    objdump -d cwrong.o >cwrong.dis
+    grep -Eq "^ +$addr:.*add +%rax,%r13" cwrong.dis || fail "0x$addr is not the mutated add in objdump"
     # a rule: the rule and its instruction
     add_ir
     add_s addq 'jz 1f
