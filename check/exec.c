@@ -46,6 +46,7 @@ enum {
 typedef struct {
     uint8_t how, op, s;
     ex_id v, a, b, r;
+    ex_id tag; /* the id the observer was told was written (v, or r of a lazy flag): reads report it */
 } flag;
 
 typedef struct {
@@ -77,6 +78,8 @@ typedef struct {
     size_t nsv, capsv;
     ex_id *const *out;
     bool *out_stored; /* per array of f: some limb stored */
+    check_exec_obs *obs;  /* NULL: nobody observes */
+    const check_insn *first; /* insns->insns, for the observer's instruction index */
 } st;
 
 /* Zydis' ids of the general-purpose registers (rax 0, rcx 1, rdx 2, rbx 3, rsp 4, rbp 5, rsi 6, rdi 7, r8..r15) */
@@ -144,6 +147,13 @@ static int bad_input(check_result *r, const char *msg)
     return -1;
 }
 
+/* observe — tell the observer that the current instruction wrote data e */
+static void observe(st *s, ex_id e, int where, uint32_t arr, uint32_t limb)
+{
+    if (s->obs && s->obs->write && s->in && e)
+        s->obs->write(s->obs->arg, (size_t)(s->in - s->first), e, where, arr, limb);
+}
+
 /* ---- expression helpers (all go through ck) ---------------------------------------------------------------------- */
 
 static ex_id k_(st *s, ir_u128 k)
@@ -198,6 +208,8 @@ static void set_flag(st *s, int f, ex_id v)
 {
     s->fl[f].how = H_VAL;
     s->fl[f].v = v;
+    s->fl[f].tag = v;
+    observe(s, v, CHECK_EXEC_AT_FLAG, 0, 0);
 }
 
 static void set_how(st *s, int f, int how)
@@ -221,13 +233,17 @@ static void set_lazy(st *s, int op, unsigned w, ex_id a, ex_id b, ex_id r)
         f->b = b;
         f->r = r;
         f->v = 0;
+        f->tag = r;
     }
+    observe(s, r, CHECK_EXEC_AT_FLAG, 0, 0);
 }
 
 /* get_flag — the flag's value (1 bit); reading an undefined flag is a rule violation */
 static int get_flag(st *s, int fi, ex_id *v)
 {
     flag *f = &s->fl[fi];
+    if (f->how != H_UNDEF)
+        observe(s, f->tag, CHECK_EXEC_READ_FLAG, 0, 0);
     switch (f->how) {
     case H_UNDEF:
         return reject(s, CHECK_RULE_UNKNOWN_VALUE, "read of undefined flag %s", flag_names[fi]);
@@ -372,12 +388,15 @@ static int read_reg(st *s, ZydisRegister reg, val *v)
     memset(v, 0, sizeof *v);
     if (rr.size == 64) {
         *v = *cur;
+        if (!v->ptr)
+            observe(s, v->e, CHECK_EXEC_READ, 0, 0);
         return 0;
     }
     if (cur->ptr)
         return reject(s, CHECK_RULE_UNSUPPORTED, "a %u-bit read of a pointer in %s", rr.size,
                       ZydisRegisterGetString(reg));
     v->e = rr.high ? trunc_(s, 8, ck(s, ex_shr(s->x, 64, cur->e, 8))) : trunc_(s, rr.size, cur->e);
+    observe(s, v->e, CHECK_EXEC_READ, 0, 0);
     return s->bad ? -1 : 0;
 }
 
@@ -389,12 +408,15 @@ static int write_reg(st *s, ZydisRegister reg, const val *v)
     val *cur = rr.kind ? &s->xmm[rr.idx] : &s->gpr[rr.idx];
     if (rr.size == 64) {
         *cur = *v;
+        if (!v->ptr)
+            observe(s, v->e, CHECK_EXEC_AT_REG, 0, 0);
         return 0;
     }
     if (v->ptr)
         return reject(s, CHECK_RULE_UNSUPPORTED, "a pointer written to the %u-bit register %s", rr.size,
                       ZydisRegisterGetString(reg));
     ex_id e = trunc_(s, rr.size, v->e);
+    observe(s, e, CHECK_EXEC_AT_REG, 0, 0);
     if (rr.size == 32) {
         cur->ptr = false;
         cur->e = e;
@@ -416,6 +438,7 @@ static int write_reg(st *s, ZydisRegister reg, const val *v)
     if (s->bad)
         return -1;
     cur->e = ck(s, ex_sum(s->x, 64, t, c, n, 0));
+    observe(s, cur->e, CHECK_EXEC_AT_REG, 0, 0);
     return s->bad ? -1 : 0;
 }
 
@@ -591,6 +614,7 @@ static int mem_write(st *s, uint32_t region, int64_t off, unsigned size, const v
                           a->name, limb);
         s->out[region][limb] = v->e;
         s->out_stored[region] = true;
+        observe(s, v->e, CHECK_EXEC_AT_ARRAY, region, limb);
         return 0;
     }
     if (off >= 0)
@@ -623,6 +647,8 @@ static int mem_write(st *s, uint32_t region, int64_t off, unsigned size, const v
         s->sv = p;
         s->capsv = nc;
     }
+    if (!v->ptr)
+        observe(s, v->e, CHECK_EXEC_AT_STACK, 0, 0);
     s->sv[s->nsv].v = *v;
     s->sv[s->nsv].bytes = bytes;
     s->nsv++;
@@ -651,7 +677,10 @@ static int read_op(st *s, unsigned i, unsigned w, val *v)
         uint32_t region = 0;
         int64_t off = 0;
         TRY(address(s, o, &region, &off));
-        return mem_read(s, region, off, o->size, v);
+        TRY(mem_read(s, region, off, o->size, v));
+        if (!v->ptr)
+            observe(s, v->e, CHECK_EXEC_READ, 0, 0);
+        return 0;
     }
     }
 }
@@ -1215,6 +1244,8 @@ static int exec_pop(st *s)
     if (!sp.ptr || sp.region != REGION_STACK)
         return reject(s, CHECK_RULE_DATA_ADDRESS, "rsp does not point into the stack");
     TRY(mem_read(s, REGION_STACK, sp.off, 64, &v));
+    if (!v.ptr)
+        observe(s, v.e, CHECK_EXEC_READ, 0, 0);
     sp.off += 8;
     s->gpr[RSP] = sp;
     return write_op(s, 0, &v); /* pop %rsp: the popped value wins, as the SDM says */
@@ -1379,6 +1410,29 @@ static int after_rsp(st *s, int64_t low_before)
 int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
                ex_id *const *out, check_result *r)
 {
+    return check_exec_observed(x, f, argmap, insns, no_red_zone, out, r, NULL);
+}
+
+/* final_state — the state at ret, for the observer: every flag the executor knows (lazy ones built now) */
+static int final_state(st *s)
+{
+    check_exec_obs *o = s->obs;
+    for (int i = 0; i < NFLAGS; i++) {
+        o->flag[i] = 0;
+        if (s->fl[i].how != H_UNDEF)
+            TRY(get_flag(s, i, &o->flag[i]));
+    }
+    for (int i = 0; i < 16; i++) {
+        o->gpr_ptr[i] = s->gpr[i].ptr;
+        o->gpr[i] = s->gpr[i].ptr ? 0 : s->gpr[i].e;
+        o->xmm[i] = s->xmm[i].ptr ? 0 : s->xmm[i].e;
+    }
+    return 0;
+}
+
+int check_exec_observed(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
+                        bool no_red_zone, ex_id *const *out, check_result *r, check_exec_obs *obs)
+{
     if (!r)
         return -1;
     r->ninsns = 0;
@@ -1409,6 +1463,8 @@ int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_
     s.no_red_zone = no_red_zone;
     s.r = r;
     s.out = out;
+    s.obs = obs;
+    s.first = insns->insns;
     s.out_stored = calloc(f->narr, sizeof *s.out_stored);
     if (!s.out_stored)
         return bad_input(r, "out of memory");
@@ -1472,6 +1528,8 @@ int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_
         if (rc == 0)
             rc = after_rsp(&s, low_before);
     }
+    if (rc == 0 && returned && obs)
+        rc = final_state(&s);
     if (rc == 0 && !returned) {
         s.in = NULL;
         if (insns->n)

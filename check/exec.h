@@ -62,4 +62,32 @@
 int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
                ex_id *const *out, check_result *r);
 
+/* What check_exec_observed reports besides check_exec's results (for the CPU cross-test and `ecopt check
+ * --explain`; check_function does not use it).
+ *   write (optional): called for each data value an instruction writes, with insns index `insn`: a register
+ *     (where = CHECK_EXEC_AT_REG, the value at the register's width before the 8/16-bit merge), a stack store
+ *     (AT_STACK) or an output-array store (AT_ARRAY, array arr limb limb), and (where = CHECK_EXEC_READ) each
+ *     data value it reads from a register or memory (not immediates); pointers are not reported. Flags, for
+ *     following a carry from the instruction that set it to the one that reads it: AT_FLAG when an instruction
+ *     sets status flags, READ_FLAG when it reads one, both with the same tag id (the flag's value, or the result
+ *     the lazily built flags come from), which is not the flag's value.
+ *   at ret, when check_exec_observed returns 0: the executor's own view of the state, so that a test can compare
+ *     every value it claims to know: flag[CHECK_EXEC_CF ..] the 1-bit value of each status flag, 0 when the flag is
+ *     undefined (unknown) at ret; gpr[i] / xmm[i] (Zydis' register ids: rax 0, rcx 1, ... r15 15; the low 64 bits
+ *     of xmm i) the data value, 0 for a pointer (gpr_ptr[i] set). */
+enum { CHECK_EXEC_CF, CHECK_EXEC_PF, CHECK_EXEC_AF, CHECK_EXEC_ZF, CHECK_EXEC_SF, CHECK_EXEC_OF, CHECK_EXEC_NFLAGS };
+enum { CHECK_EXEC_AT_REG, CHECK_EXEC_AT_STACK, CHECK_EXEC_AT_ARRAY, CHECK_EXEC_READ, CHECK_EXEC_AT_FLAG,
+       CHECK_EXEC_READ_FLAG };
+typedef struct {
+    void (*write)(void *arg, size_t insn, ex_id value, int where, uint32_t arr, uint32_t limb);
+    void *arg;
+    ex_id flag[CHECK_EXEC_NFLAGS];
+    ex_id gpr[16], xmm[16];
+    bool gpr_ptr[16];
+} check_exec_obs;
+
+/* check_exec_observed — check_exec, reporting to obs (NULL: exactly check_exec). */
+int check_exec_observed(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
+                        bool no_red_zone, ex_id *const *out, check_result *r, check_exec_obs *obs);
+
 #endif

@@ -21,12 +21,14 @@
 
 #include "check/check.h"
 #include "check/elf.h"
+#include "check/explain.h"
 #include "cli.h"
 #include "program.h"
 #include "ir/ir.h"
 
 const char cli_check_help[] =
-    "usage: ecopt check FILE.S|FILE.o PROGRAM [--symbol SYM] [--no-red-zone] [--timeout-ms N] [--quiet]\n"
+    "usage: ecopt check FILE.S|FILE.o PROGRAM [--symbol SYM] [--no-red-zone] [--timeout-ms N] [--explain]\n"
+    "                   [--quiet]\n"
     "  PROGRAM: --fiat F.json --function NAME | --ir FILE.ir [--function NAME]\n"
     "           | --prime P --method M --limbs N --op OP\n"
     "\n"
@@ -43,6 +45,12 @@ const char cli_check_help[] =
     "  --timeout-ms N      the solver's time limit per query (default 60000); a limb may take two: one with\n"
     "                      cut-points (at most 10000 ms) and the plain one; the sweep's queries are bounded by\n"
     "                      z3's rlimit, at most 10000 ms each (ECOPT_NO_SWEEP=1 turns the sweep off)\n"
+    "  --explain           after REJECTED, lines 'explain: ...': the rule broken and its instruction, or, when\n"
+    "                      an output differs, the first output limb that differs on the counterexample, both\n"
+    "                      values, the input, the instruction that stores the limb and the one where the code\n"
+    "                      leaves the program's values (the earliest in the limb's data flow whose result is\n"
+    "                      no value the program computes, on that input and 8 random ones, while every value\n"
+    "                      it reads is one)\n"
     "  --quiet             no PROVED, REJECTED or counterexample line on standard output: the exit status is\n"
     "                      the answer; errors (exit 2 and 3) are still printed on standard error\n"
     "  -h, --help          this text\n"
@@ -51,6 +59,8 @@ const char cli_check_help[] =
     "  ecopt ir --fiat ../shared/fiat-json/p256_64.json --function fiat_p256_mul --emit c -o p256.c\n"
     "  cc -O2 -S p256.c && ecopt check p256.s --fiat ../shared/fiat-json/p256_64.json --function fiat_p256_mul\n"
     "  ecopt check fe_mul.S --prime 2^255-19 --method solinas-unsaturated --limbs 5 --op mul --symbol fe_mul\n"
+    "  ecopt check wrong.S --prime 2^255-19 --method solinas-saturated-2chain --limbs 4 --op mul \\\n"
+    "      --symbol ecopt_fe_mul_adx --explain\n"
     "\n"
     "output: PROVED <symbol> (<n> limbs: <i> identical, <l> linear, <s> by z3; <t> s)\n"
     "        REJECTED <symbol>: <rule>: <reason>   [+ a line 'counterexample: ...']\n"
@@ -78,10 +88,10 @@ int cli_cmd_check(int argc, char **argv)
                        { NULL, "--method", 1, NULL, 0 },     { NULL, "--limbs", 1, NULL, 0 },
                        { NULL, "--op", 1, NULL, 0 },         { NULL, "--symbol", 1, NULL, 0 },
                        { NULL, "--no-red-zone", 0, NULL, 0 }, { NULL, "--timeout-ms", 1, NULL, 0 },
-                       { NULL, "--quiet", 0, NULL, 0 } };
+                       { NULL, "--quiet", 0, NULL, 0 },      { NULL, "--explain", 0, NULL, 0 } };
     cli_opt *o_fiat = &opts[0], *o_function = &opts[1], *o_ir = &opts[2], *o_prime = &opts[3], *o_method = &opts[4],
             *o_limbs = &opts[5], *o_op = &opts[6], *o_symbol = &opts[7], *o_nored = &opts[8], *o_timeout = &opts[9],
-            *o_quiet = &opts[10];
+            *o_quiet = &opts[10], *o_explain = &opts[11];
     const char *pos[2];
     size_t npos = 0;
     int rc;
@@ -113,6 +123,8 @@ int cli_cmd_check(int argc, char **argv)
         return rc;
     if (o_symbol->given && !o_symbol->value[0])
         return cli_fail(CLI_USAGE, "--symbol", "empty name");
+    if (o_explain->given && o_quiet->given)
+        return cli_fail(CLI_USAGE, "--explain", "not with --quiet (the explanation is printed on standard output)");
 
     memset(&co, 0, sizeof co);
     co.no_red_zone = o_nored->given != 0;
@@ -142,7 +154,7 @@ int cli_cmd_check(int argc, char **argv)
     }
 
     check_function(f, &code, &co, &r);
-    check_code_free(&code);
+    bool explain_oom = false;
     switch (r.verdict) {
     case CHECK_PROVED:
         if (!o_quiet->given)
@@ -162,8 +174,10 @@ int cli_cmd_check(int argc, char **argv)
             printf("\n");
             if (r.cex[0])
                 printf("counterexample: %s\n", r.cex);
+            if (o_explain->given && check_explain(f, &code, &co, &r, stdout) != 0)
+                explain_oom = true;
         }
-        rc = CLI_NO;
+        rc = explain_oom ? cli_fail(CLI_ENV, NULL, "--explain: out of memory") : CLI_NO;
         break;
     default: /* BAD_INPUT: the program or the code cannot be checked; or memory ran out (check_function's reason
               * is then exactly "out of memory"), an environment failure */
@@ -171,6 +185,7 @@ int cli_cmd_check(int argc, char **argv)
                       r.reason[0] ? r.reason : "cannot be checked");
         break;
     }
+    check_code_free(&code);
     ir_func_free(f);
     return rc;
 }

@@ -449,4 +449,79 @@ t_red_team() {
     verdict 1 "^REJECTED add1: rip-data: " "$ECOPT" check so.so --ir add.ir
 }
 
+# --explain on a planted wrong function: the committed proved multiply with one register changed (adcx %rbp, %r10
+# -> adcx %rbx, %r10). The explanation must name the limb of the REJECTED line, the mutated instruction (its address
+# checked with objdump), and an input on which the CPU running the wrong code and the proved code gives the two
+# printed values. And a rule's rejection names the rule and its instruction.
+t_explain() {
+    local src gen
+    src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/src/field/generated/ecopt_fe_mul_adx.S
+    gen=(--prime 2^255-19 --method solinas-saturated-2chain --limbs 4 --op mul --symbol ecopt_fe_mul_adx)
+    [ -f "$src" ] || fail "no $src"
+    grep -q 'adcx %rbp, %r10' "$src" || fail "the instruction to mutate is not in $src"
+    sed '0,/adcx %rbp, %r10/s//adcx %rbx, %r10/' "$src" >wrong.S
+    cmp -s "$src" wrong.S && fail "sed changed nothing"
+    verdict 1 "^REJECTED ecopt_fe_mul_adx: output-differs: output limb ([0-9]) " "$ECOPT" check wrong.S "${gen[@]}" \
+        --explain
+    local limb line addr
+    limb=$(head -n 1 out.txt | sed -E 's/.*output limb ([0-9]) .*/\1/')
+    line=$(grep '^explain: output limb' out.txt) || { cat out.txt >&2; fail "no limb line"; }
+    [[ $line =~ ^explain:\ output\ limb\ out1\[$limb\]\ differs:\ (0x[0-9a-f]{16})\ \(code\),\ (0x[0-9a-f]{16})\ \(program\)$ ]] ||
+        { cat out.txt >&2; fail "limb line: $line"; }
+    local vcode=${BASH_REMATCH[1]} vprog=${BASH_REMATCH[2]}
+    line=$(grep '^explain: the two sides part at ' out.txt) || { cat out.txt >&2; fail "no parting line"; }
+    [[ $line =~ ^explain:\ the\ two\ sides\ part\ at\ 0x([0-9a-f]+):\ adcx\ %rbx,\ %r10$ ]] ||
+        { cat out.txt >&2; fail "the parting instruction is not the mutated one: $line"; }
+    addr=${BASH_REMATCH[1]}
+    grep -q '^explain: the limb is stored by 0x[0-9a-f]*: mov %[a-z0-9]*, ' out.txt || fail "no store line"
+    cc -c wrong.S -o wrong.o
+    objdump -d wrong.o >wrong.dis # a file, not a pipe: grep -q would close it early (pipefail)
+    grep -Eq "^ +$addr:.*adcx +%rbx,%r10" wrong.dis || fail "0x$addr is not the mutated adcx in objdump"
+    # the printed input reproduces on the CPU: the wrong code gives the code value, the proved code the program's
+    grep -q ' adx ' /proc/cpuinfo && grep -q ' bmi2 ' /proc/cpuinfo || skip "this CPU has no ADX/BMI2"
+    local args
+    args=$(grep '^explain: input: ' out.txt | grep -oE '0x[0-9a-f]{16}' | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    [ "$(echo $args | wc -w)" -eq 8 ] || fail "the input line does not hold 8 limbs: $args"
+    printf '%s\n' '#include <stdint.h>' '#include <stdio.h>' '#include <stdlib.h>' \
+        'void ecopt_fe_mul_adx(uint64_t o[4], const uint64_t a[4], const uint64_t b[4]);' \
+        'int main(int argc, char **argv) {' '    uint64_t a[4], b[4], o[4];' '    if (argc != 10) return 2;' \
+        '    for (int i = 0; i < 4; i++) { a[i] = strtoull(argv[1 + i], 0, 16); b[i] = strtoull(argv[5 + i], 0, 16); }' \
+        '    ecopt_fe_mul_adx(o, a, b);' '    printf("0x%016llx\n", (unsigned long long)o[atoi(argv[9])]);' \
+        '    return 0;' '}' >run.c
+    cc -O1 run.c wrong.S -o run_wrong && cc -O1 run.c "$src" -o run_right || fail "cannot build the harness"
+    # shellcheck disable=SC2086
+    [ "$(./run_wrong $args "$limb")" = "$vcode" ] || fail "the wrong code does not give $vcode on the printed input"
+    # shellcheck disable=SC2086
+    [ "$(./run_right $args "$limb")" = "$vprog" ] || fail "the proved code does not give $vprog on the printed input"
+    # a wrong value that reaches the limb only through carries (the flow follows CF from adc to adcx)
+    sed '0,/adcq $0, %r13/s//adcq $1, %r13/' "$src" >carry.S
+    verdict 1 "^REJECTED ecopt_fe_mul_adx: output-differs: " "$ECOPT" check carry.S "${gen[@]}" --explain
+    grep -Eq '^explain: the two sides part at 0x[0-9a-f]+: adc \$0x01, %r13$' out.txt ||
+        { cat out.txt >&2; fail "the parting instruction is not the mutated adc"; }
+    # compiled code, whose temporaries are no program values (gcc -O2 computes 19x by way of 9x): the mutated add
+    # is named, not the first temporary
+    need_fiat
+    emit_s curve25519_64.json fiat_25519_carry_mul gcc -O2
+    grep -qP '^\taddq\t%rax, %r12$' fiat_25519_carry_mul.s || fail "gcc's output has no 'addq %rax, %r12' to mutate"
+    sed '0,/^\taddq\t%rax, %r12$/s//\taddq\t%rax, %r13/' fiat_25519_carry_mul.s >cwrong.s
+    verdict 1 "^REJECTED fiat_25519_carry_mul: output-differs: " "$ECOPT" check cwrong.s \
+        --fiat "$FIAT/curve25519_64.json" --function fiat_25519_carry_mul --explain
+    line=$(grep '^explain: the two sides part at ' out.txt) || { cat out.txt >&2; fail "no parting line"; }
+    [[ $line =~ ^explain:\ the\ two\ sides\ part\ at\ 0x([0-9a-f]+):\ add\ %rax,\ %r13$ ]] ||
+        { cat out.txt >&2; fail "compiled code: the parting instruction is not the mutated add: $line"; }
+    addr=${BASH_REMATCH[1]}
+    cc -c cwrong.s -o cwrong.o
+    objdump -d cwrong.o >cwrong.dis
+    grep -Eq "^ +$addr:.*add +%rax,%r13" cwrong.dis || fail "0x$addr is not the mutated add in objdump"
+    # a rule: the rule and its instruction
+    add_ir
+    add_s addq 'jz 1f
+1:'
+    verdict 1 "^REJECTED add1: branch: " "$ECOPT" check add.S --ir add.ir --explain
+    grep -q '^explain: rule branch broken: ' out.txt || { cat out.txt >&2; fail "no rule line"; }
+    grep -Eq '^explain: the instruction: 0x[0-9a-f]+: jz ' out.txt || { cat out.txt >&2; fail "no instruction line"; }
+    expect 2 "^ecopt check: --explain: not with --quiet" "$ECOPT" check add.S --ir add.ir --explain --quiet
+}
+
 run_cases
