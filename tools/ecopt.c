@@ -217,19 +217,28 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
-/* Choose the field backend (ECOPT_BACKEND) before any work, so a bad name fails first and clearly. Only the
- * commands that use the library call this (keygen, pubkey, sign, verify, x25519, version); gen, ir, check and
- * opt do not read ECOPT_BACKEND. */
+/* The library's test-only entry (src/backend.h): ecopt_backend_select without the CPU check, reached through
+ * ECOPT_BACKEND_FORCE=1 for valgrind, which hides ADX from cpuid. The command links the static library, where it
+ * is visible; the public header does not declare it. */
+int ecopt_backend_select_forced(const char *name);
+
+/* Choose the field backend from ECOPT_BACKEND before any work, so a bad name fails first and clearly. The library
+ * does not read the environment; the command passes the variable on. Only the commands that use the library call
+ * this (keygen, pubkey, sign, verify, x25519, version); gen, ir, check and opt do not read ECOPT_BACKEND. */
 static int backend_init(void)
 {
-    int rc = ecopt_backend_init();
-    const char *env;
+    const char *env = getenv("ECOPT_BACKEND");
+    const char *force = getenv("ECOPT_BACKEND_FORCE");
+    int forced = force != NULL && strcmp(force, "1") == 0;
+    int rc;
     char what[96];
     size_t len;
     int cut;
+    if (env != NULL && env[0] == '\0')
+        env = NULL;
+    rc = forced && env != NULL ? ecopt_backend_select_forced(env) : ecopt_backend_select(env);
     if (rc == ECOPT_OK)
         return CLI_OK;
-    env = getenv("ECOPT_BACKEND");
     if (rc == ECOPT_ERR_UNSUPPORTED && env != NULL && env[0] != '\0') {
         /* The library has one code for both; the list of compiled-in names tells them apart. */
         const char *list = ecopt_backend_list();
