@@ -174,9 +174,11 @@ int ecopt_x25519_keygen(uint8_t scalar[ECOPT_X25519_SCALARBYTES],
 #define ECOPT_ED25519_PUBLICKEYBYTES 32
 #define ECOPT_ED25519_SIGNATUREBYTES 64
 #define ECOPT_ED25519_CONTEXTMAXBYTES 255
+#define ECOPT_ED25519PH_DIGESTBYTES 64 /* PH(M) = SHA-512(M), the input of the ..._prehashed functions */
 size_t ecopt_ed25519_seedbytes(void);
 size_t ecopt_ed25519_publickeybytes(void);
 size_t ecopt_ed25519_signaturebytes(void);
+ECOPT_API size_t ecopt_ed25519ph_digestbytes(void);
 
 /* The secret key object. Its contents are private; copy it with memcpy, wipe it with the function below. */
 typedef struct ecopt_ed25519_secretkey {
@@ -233,6 +235,23 @@ int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_
                          const uint8_t *ctx, size_t ctxlen,
                          const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
 
+/* ecopt_ed25519ph_sign_prehashed — Ed25519ph over a digest the caller computed: the signature
+ * ecopt_ed25519ph_sign(sig, M, ..., ctx, ctxlen, sk) gives, from digest = PH(M) = SHA-512(M) (RFC 8032 section 5.1)
+ * instead of M, so that a long message can be hashed in pieces (a streaming SHA-512 over a file) and never held
+ * in memory.
+ * Shapes:  sig 64 bytes (R || S); digest 64 bytes, the SHA-512 of the message, as SHA-512 outputs it; ctx ctxlen
+ *          bytes, 0 <= ctxlen <= 255 (ctx may be NULL when ctxlen is 0).
+ * Alias:   sig may not overlap digest or ctx.
+ * Time:    constant in sk; digest, ctx and ctxlen are public.
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_NOMEM (SHA-512 unavailable; sig
+ *          zeroed). Not checked: that digest is SHA-512 of anything; any 64 bytes are signed as PH(M). Do not
+ *          let an untrusted party choose the digest: a signature of it is a signature of every message with
+ *          that SHA-512.
+ * Source:  RFC 8032 sections 5.1 (PH = SHA-512) and 5.1.6. */
+ECOPT_API int ecopt_ed25519ph_sign_prehashed(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
+                                             const uint8_t digest[ECOPT_ED25519PH_DIGESTBYTES], const uint8_t *ctx,
+                                             size_t ctxlen, const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
+
 /* ecopt_ed25519_verify — verify a pure Ed25519 signature under the STRICT policy above.
  * Shapes:  sig 64 bytes; msg msglen bytes; pub 32 bytes.
  * Time:    vartime: signature, message and public key are public.
@@ -266,6 +285,18 @@ int ecopt_ed25519ctx_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], con
 int ecopt_ed25519ph_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                            const uint8_t *ctx, size_t ctxlen,
                            const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_ed25519ph_verify_prehashed — Ed25519ph verification (STRICT) given digest = PH(M) = SHA-512(M): the
+ * verdict ecopt_ed25519ph_verify gives for M.
+ * Shapes:  sig 64 bytes; digest 64 bytes; ctx ctxlen bytes, 0 <= ctxlen <= 255; pub 32 bytes.
+ * Time:    vartime: signature, digest, context and public key are public.
+ * Returns: ECOPT_OK (valid); ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER, ECOPT_ERR_VERIFY as in the STRICT
+ *          policy; ECOPT_ERR_LENGTH (ctxlen over 255); ECOPT_ERR_NOMEM.
+ * Source:  RFC 8032 section 5.1.7. */
+ECOPT_API int ecopt_ed25519ph_verify_prehashed(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
+                                               const uint8_t digest[ECOPT_ED25519PH_DIGESTBYTES], const uint8_t *ctx,
+                                               size_t ctxlen,
+                                               const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 #ifdef __cplusplus
 }

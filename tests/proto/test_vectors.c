@@ -3,7 +3,8 @@
  * Usage: test_vectors <which>, which is one of
  *   rfc7748             RFC 7748 section 5.2 (scalar multiplication; iterated 1 and 1000) and 6.1 (DH)
  *   rfc7748_1m          the 1,000,000-iteration case alone (label slow)
- *   rfc8032             RFC 8032 section 7.1-7.3: public key, byte-identical signature, verify, flipped bits
+ *   rfc8032             RFC 8032 section 7.1-7.3: public key, byte-identical signature, verify, flipped bits;
+ *                       Ed25519ph also through the prehashed API over OpenSSL's SHA-512 of the message
  *   wycheproof_x25519   wycheproof/x25519_test.json: valid must equal; acceptable either rejected or equal;
  *                       an all-zero expected output must give ECOPT_ERR_SMALL_ORDER
  *   wycheproof_ed25519  wycheproof/ed25519_test.json: valid accepted, invalid rejected, each with the error code
@@ -16,6 +17,7 @@
  * Files are read in place from ../shared/vectors. Prints "<file>: passed/total passed". */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <cjson/cJSON.h>
+#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +217,32 @@ static void run_rfc8032(void) {
             good = 0;
         if (v == REF_ED25519 && (rc = ecopt_ed25519_verify_zip215(sig, msg, msglen, pub)) != ECOPT_OK)
             tu_fail("%s: verify_zip215 of the RFC signature returned %d (%s)", name, rc, ecopt_strerror(rc)), good = 0;
+
+        if (v == REF_ED25519PH) {
+            /* The prehashed API over PH(M) = SHA-512(M) computed by OpenSSL: the RFC's signature byte for byte,
+             * accepted; a digest with one bit flipped is rejected; a context over 255 bytes is refused. */
+            uint8_t digest[64], psig[64], bigctx[256] = {0};
+            unsigned int dlen = 0;
+            if (EVP_Digest(msg, msglen, digest, &dlen, EVP_sha512(), NULL) != 1 || dlen != 64)
+                tu_fail("%s: OpenSSL SHA-512 failed", name), good = 0;
+            rc = ecopt_ed25519ph_sign_prehashed(psig, digest, ctxp, ctxlen, &sk);
+            if (rc != ECOPT_OK) tu_fail("%s: sign_prehashed returned %d", name, rc), good = 0;
+            if (tu_expect_bytes("sign_prehashed", psig, sig, 64)) good = 0;
+            rc = ecopt_ed25519ph_verify_prehashed(sig, digest, ctxp, ctxlen, pub);
+            if (rc != ECOPT_OK) tu_fail("%s: verify_prehashed of the RFC signature returned %d", name, rc), good = 0;
+            digest[0] ^= 1;
+            rc = ecopt_ed25519ph_verify_prehashed(sig, digest, ctxp, ctxlen, pub);
+            if (rc != ECOPT_ERR_VERIFY) tu_fail("%s: verify_prehashed, digest bit 0 flipped: %d", name, rc), good = 0;
+            digest[0] ^= 1;
+            memset(psig, 0xaa, 64);
+            rc = ecopt_ed25519ph_sign_prehashed(psig, digest, bigctx, 256, &sk);
+            if (rc != ECOPT_ERR_LENGTH || memcmp(psig, zero32, 32) != 0 || memcmp(psig + 32, zero32, 32) != 0)
+                tu_fail("%s: sign_prehashed with a 256-byte context: %d (want ECOPT_ERR_LENGTH, sig zeroed)", name, rc),
+                    good = 0;
+            rc = ecopt_ed25519ph_verify_prehashed(sig, digest, bigctx, 256, pub);
+            if (rc != ECOPT_ERR_LENGTH) tu_fail("%s: verify_prehashed with a 256-byte context: %d", name, rc), good = 0;
+            if (ecopt_ed25519ph_digestbytes() != 64) tu_fail("ecopt_ed25519ph_digestbytes() != 64"), good = 0;
+        }
 
         /* One flipped bit in R, in S, in A, and in M, each rejected with the policy's code. */
         static const int sig_bits[] = {0, 7, 100, 255, 256, 300, 507, 509, 511};
