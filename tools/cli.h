@@ -38,6 +38,12 @@ void cli_wipe(void *p, size_t n);
  * unreadable or over max; CLI_ENV when memory runs out. */
 int cli_read_file(const char *path, size_t max, int secret, const char *what_max, uint8_t **out, size_t *outlen);
 
+/* cli_sha512_file — digest = SHA-512 of the whole file ("-" is standard input), read in fixed 64 KiB pieces, so
+ * that memory use does not grow with the file (Ed25519ph's PH(M) for --prehash). Not for secrets (the pieces are
+ * not wiped). Returns CLI_OK; CLI_USAGE when the file is missing or unreadable; CLI_ENV when libcrypto fails
+ * (digest zeroed on error). */
+int cli_sha512_file(const char *path, uint8_t digest[64]);
+
 /* cli_free_buffer — wipe (when secret) and free a buffer from cli_read_file. NULL is fine. */
 void cli_free_buffer(uint8_t *buf, size_t len, int secret);
 

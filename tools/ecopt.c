@@ -96,7 +96,8 @@ static const char sign_help[] =
     "Sign FILE with an Ed25519 private key (RFC 8032, deterministic). The variant follows the options:\n"
     "  neither --context nor --prehash   Ed25519 (pure)\n"
     "  --context C                       Ed25519ctx with context C (1 to 255 bytes)\n"
-    "  --prehash [--context C]           Ed25519ph: signs SHA-512(FILE), context 0 to 255 bytes\n"
+    "  --prehash [--context C]           Ed25519ph: signs SHA-512(FILE), context 0 to 255 bytes; FILE\n"
+    "                                    (also standard input) is read in 64 KiB pieces, never whole\n"
     "The signature is 64 raw bytes, or 128 hex digits and a newline with --hex.\n"
     "\n"
     "options:\n"
@@ -132,7 +133,7 @@ static const char verify_help[] =
     "                          final newline optional) with --hex\n"
     "      --context STR       the context: the bytes of STR\n"
     "      --context-hex HEX   the context, given in hex\n"
-    "      --prehash           Ed25519ph\n"
+    "      --prehash           Ed25519ph (FILE streamed through SHA-512, never read whole)\n"
     "      --hex               the signature file is hex\n"
     "      --zip215            the ZIP 215 policy instead of the strict one\n"
     "  -h, --help              this text\n"
@@ -432,7 +433,7 @@ static int cmd_sign(int argc, char **argv)
     cli_opt *o_key = &opts[0], *o_in = &opts[1], *o_out = &opts[2], *o_hex = &opts[6];
     size_t npos, msglen = 0;
     uint8_t *msg = NULL;
-    uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES];
+    uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], digest[ECOPT_ED25519PH_DIGESTBYTES];
     char hex[2 * ECOPT_ED25519_SIGNATUREBYTES + 2];
     ecopt_ed25519_secretkey sk;
     variant v;
@@ -463,12 +464,16 @@ static int cmd_sign(int argc, char **argv)
         rc = lib_fail(rc, o_key->value);
         goto out;
     }
-    rc = cli_read_file(o_in->value, 0, 0, NULL, &msg, &msglen);
+    /* Ed25519ph needs only SHA-512(FILE): streamed, so a large file is never held in memory. */
+    if (v.prehash)
+        rc = cli_sha512_file(o_in->value, digest);
+    else
+        rc = cli_read_file(o_in->value, 0, 0, NULL, &msg, &msglen);
     if (rc != CLI_OK)
         goto out;
 
     if (v.prehash)
-        rc = ecopt_ed25519ph_sign(sig, msg, msglen, v.ctx, v.ctxlen, &sk);
+        rc = ecopt_ed25519ph_sign_prehashed(sig, digest, v.ctx, v.ctxlen, &sk);
     else if (v.has_ctx)
         rc = ecopt_ed25519ctx_sign(sig, msg, msglen, v.ctx, v.ctxlen, &sk);
     else
@@ -537,7 +542,7 @@ static int cmd_verify(int argc, char **argv)
     cli_opt *o_pub = &opts[0], *o_in = &opts[1], *o_sig = &opts[2], *o_hex = &opts[6], *o_zip215 = &opts[7];
     size_t npos, msglen = 0;
     uint8_t *msg = NULL;
-    uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES];
+    uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], digest[ECOPT_ED25519PH_DIGESTBYTES];
     const char *rule, *detail;
     variant v;
     cli_key key;
@@ -564,11 +569,12 @@ static int cmd_verify(int argc, char **argv)
     if ((rc = cli_key_load(o_pub->value, CLI_KEY_ED25519, 0, &key)) != CLI_OK ||
         (!o_zip215->given && (rc = check_ed25519_public(o_pub->value, &key)) != CLI_OK) ||
         (rc = read_signature(o_sig->value, o_hex->given, sig)) != CLI_OK ||
-        (rc = cli_read_file(o_in->value, 0, 0, NULL, &msg, &msglen)) != CLI_OK)
+        (rc = v.prehash ? cli_sha512_file(o_in->value, digest)
+                        : cli_read_file(o_in->value, 0, 0, NULL, &msg, &msglen)) != CLI_OK)
         goto out;
 
     if (v.prehash)
-        rc = ecopt_ed25519ph_verify(sig, msg, msglen, v.ctx, v.ctxlen, key.pub);
+        rc = ecopt_ed25519ph_verify_prehashed(sig, digest, v.ctx, v.ctxlen, key.pub);
     else if (v.has_ctx)
         rc = ecopt_ed25519ctx_verify(sig, msg, msglen, v.ctx, v.ctxlen, key.pub);
     else if (o_zip215->given)
