@@ -181,8 +181,12 @@ static int one_stdin(const cli_opt *a, const cli_opt *b, const cli_opt *c)
 /* Raw bytes on a terminal are unreadable and may be secret: ask for --hex or a file instead. */
 static int no_binary_to_tty(const char *out, int hex)
 {
+    int fd;
     if (!hex && strcmp(out, "-") == 0 && isatty(STDOUT_FILENO))
         return cli_fail(CLI_USAGE, "standard output", "is a terminal; use --hex or -o FILE for binary output");
+    /* /dev/stdout and the like are written through the descriptor, as "-" is (cli_write_file) */
+    if (!hex && cli_path_fd(out, &fd) && isatty(fd))
+        return cli_fail(CLI_USAGE, out, "is a terminal; use --hex or -o FILE for binary output");
     return CLI_OK;
 }
 

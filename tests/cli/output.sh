@@ -149,4 +149,19 @@ t_out_dev_fd_append() {
     no_leftovers
 }
 
+# Raw bytes are refused on a terminal reached as /dev/stdout, as they are for -o - (they may be secret).
+t_out_stdout_terminal() {
+    setup
+    command -v script >/dev/null || skip "script(1) is not installed: no pseudo-terminal to test with"
+    local rc=0 q
+    q=$(printf '%q' "$ECOPT")
+    script -qec "$q sign -k k.pem -i m -o /dev/stdout" /dev/null >tty.txt 2>&1 || rc=$?
+    [ "$rc" -eq 2 ] || { cat -v tty.txt; fail "raw signature to a terminal as /dev/stdout: exit $rc, expected 2"; }
+    grep -q "/dev/stdout: is a terminal; use --hex or -o FILE" tty.txt || { cat -v tty.txt; fail "message"; }
+    rc=0
+    script -qec "$q sign -k k.pem -i m -o /dev/stdout --hex" /dev/null >tty.txt 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] || { cat tty.txt; fail "--hex to a terminal as /dev/stdout: exit $rc"; }
+    grep -q "$(<want.hex)" tty.txt || fail "--hex to a terminal: the signature is not shown: $(<tty.txt)"
+}
+
 run_cases
