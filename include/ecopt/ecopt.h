@@ -65,9 +65,11 @@ const char *ecopt_version(void);
  * ECOPT_BACKEND variable is a convenience of the ecopt command and of the tests, which pass it to
  * ecopt_backend_select.
  *
- * Thread safety. Every function of this header may be called from any number of threads at once: the library
- * has no mutable global state except the backend choice, which is set up once under pthread_once and is an atomic
- * pointer after that; the operations keep all their state on the caller's stack and in the caller's buffers.
+ * Thread safety. Every function of this header may be called from any number of threads at once, with no lock
+ * and no initialisation call first: the library's global state (the default backend, the libcrypto SHA-512
+ * handle, the precomputed tables of the base point) is made once under pthread_once at first use and never
+ * changes after, except the backend choice, an atomic pointer; the operations keep all other state on the
+ * caller's stack and in the caller's buffers.
  * Two threads may share an input (a secret key object, a public key, a message) as long as neither writes it;
  * buffers one thread writes must not be read or written by another during the call. ecopt_backend_select may
  * run at any time, also while other threads are inside the library: an operation loads the backend once when
@@ -244,9 +246,8 @@ int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_
  * Alias:   sig may not overlap digest or ctx.
  * Time:    constant in sk; digest, ctx and ctxlen are public.
  * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_NOMEM (SHA-512 unavailable; sig
- *          zeroed). Not checked: that digest is SHA-512 of anything; any 64 bytes are signed as PH(M). Do not
- *          let an untrusted party choose the digest: a signature of it is a signature of every message with
- *          that SHA-512.
+ *          zeroed). Not checked: that digest is the SHA-512 of anything; any 64 bytes are signed as PH(M), so
+ *          whoever supplies the digest chooses the message signed: compute it from the message yourself.
  * Source:  RFC 8032 sections 5.1 (PH = SHA-512) and 5.1.6. */
 ECOPT_API int ecopt_ed25519ph_sign_prehashed(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
                                              const uint8_t digest[ECOPT_ED25519PH_DIGESTBYTES], const uint8_t *ctx,
