@@ -40,8 +40,19 @@ extern const ecopt_backend ecopt_backend_adx, ecopt_backend_adx51, ecopt_backend
  * tests that compare backends in one process (check ->available() before use). */
 const ecopt_backend *const *ecopt_backend_all(size_t *n);
 
-/* ecopt_backend_get — the backend chosen once (ECOPT_BACKEND or the best available), or NULL when the requested
- * one is unknown or unavailable. Thread-safe (pthread_once). */
+/* ecopt_backend_get — the backend the public functions dispatch to: the first available one of ecopt_backend_all()
+ * until ecopt_backend_select (ecopt.h) or ecopt_backend_select_forced changes it. Never NULL. Thread-safe:
+ * pthread_once for the first choice, an atomic load after it; a caller uses the returned backend for its whole
+ * operation. */
 const ecopt_backend *ecopt_backend_get(void);
+
+/* ecopt_backend_select_forced — TEST ONLY: as ecopt_backend_select, but a compiled-in backend is chosen without
+ * asking the CPU whether it can run it. For valgrind, which hides ADX and BMI2 from cpuid but executes the
+ * instructions, so that the constant-time tests run the adx and adx51 code that ships. On a CPU that lacks them
+ * the program dies with SIGILL at the first multiply. Not in the public header and not exported from the shared
+ * library (hidden visibility); the test programs and the ecopt command link the static library and reach it as
+ * ECOPT_BACKEND_FORCE=1. Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED for a name that is not compiled in (the
+ * backend in use does not change). */
+int ecopt_backend_select_forced(const char *name);
 
 #endif /* ECOPT_BACKEND_H */

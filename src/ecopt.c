@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -25,11 +26,24 @@ static const ecopt_backend *const backends[] = {
 };
 #define NBACKENDS (sizeof backends / sizeof backends[0])
 
+/* The backend the public functions dispatch to. It starts as the first available backend (set once under
+ * pthread_once, together with the name list) and changes only through ecopt_backend_select and
+ * ecopt_backend_select_forced. It is an atomic pointer so that a select may run while other threads are inside the
+ * library: each call loads it once (ecopt_backend_get) and runs its whole operation on that backend, and every
+ * backend computes the same function, so a call sees either the old or the new one, never a mixture. Release on
+ * store and acquire on load are enough: the backend tables are constant. */
 static pthread_once_t backend_once = PTHREAD_ONCE_INIT;
-static const ecopt_backend *chosen;
+static _Atomic(const ecopt_backend *) chosen;
 static char backend_names[64];
 
-static void backend_choose(void) {
+static const ecopt_backend *backend_default(void) {
+    for (size_t i = 0; i < NBACKENDS; i++)
+        if (backends[i]->available()) return backends[i];
+    /* u64 and u32 are portable C and always available; never reached. */
+    return backends[NBACKENDS - 1];
+}
+
+static void backend_setup(void) {
     size_t off = 0;
     for (size_t i = 0; i < NBACKENDS; i++) {
         size_t n = strlen(backends[i]->name);
@@ -39,22 +53,7 @@ static void backend_choose(void) {
         off += n;
     }
     backend_names[off] = '\0';
-
-    const char *want = secure_getenv("ECOPT_BACKEND");
-    chosen = NULL;
-    if (want == NULL || want[0] == '\0') {
-        for (size_t i = 0; i < NBACKENDS && chosen == NULL; i++)
-            if (backends[i]->available()) chosen = backends[i];
-        return;
-    }
-    /* A named backend that is unknown or unavailable is an error, never a silent fallback. ECOPT_BACKEND_FORCE=1
-     * skips the CPU check for a named backend: valgrind hides ADX from cpuid although it executes ADCX, ADOX
-     * and MULX, and the constant-time tests must run the adx and adx51 code that ships. On a CPU that really lacks
-     * the instructions the first multiply dies with SIGILL (include/ecopt/ecopt.h). */
-    const char *force = secure_getenv("ECOPT_BACKEND_FORCE");
-    int forced = force != NULL && strcmp(force, "1") == 0;
-    for (size_t i = 0; i < NBACKENDS; i++)
-        if (strcmp(want, backends[i]->name) == 0 && (forced || backends[i]->available())) chosen = backends[i];
+    atomic_store_explicit(&chosen, backend_default(), memory_order_release);
 }
 
 const ecopt_backend *const *ecopt_backend_all(size_t *n) {
@@ -63,21 +62,48 @@ const ecopt_backend *const *ecopt_backend_all(size_t *n) {
 }
 
 const ecopt_backend *ecopt_backend_get(void) {
-    pthread_once(&backend_once, backend_choose);
-    return chosen;
+    pthread_once(&backend_once, backend_setup);
+    return atomic_load_explicit(&chosen, memory_order_acquire);
+}
+
+/* The backend of that name, or NULL; check_cpu 0 skips the CPU check (the test-only path below). */
+static int backend_select(const char *name, int check_cpu) {
+    const ecopt_backend *be = NULL;
+    pthread_once(&backend_once, backend_setup);
+    if (name == NULL || name[0] == '\0') {
+        be = backend_default();
+    } else {
+        for (size_t i = 0; i < NBACKENDS; i++)
+            if (strcmp(name, backends[i]->name) == 0 && (!check_cpu || backends[i]->available())) be = backends[i];
+    }
+    /* An unknown or unavailable name changes nothing: the library keeps the backend it had. */
+    if (be == NULL) return ECOPT_ERR_UNSUPPORTED;
+    atomic_store_explicit(&chosen, be, memory_order_release);
+    return ECOPT_OK;
+}
+
+int ecopt_backend_select(const char *name) {
+    return backend_select(name, 1);
+}
+
+/* Valgrind hides ADX and BMI2 from cpuid although it executes ADCX, ADOX and MULX, and the constant-time tests must
+ * run the adx and adx51 code that ships: this entry skips the CPU check (backend.h). On a CPU that really lacks the
+ * instructions the first multiply dies with SIGILL. Not in the public header. */
+int ecopt_backend_select_forced(const char *name) {
+    return backend_select(name, 0);
 }
 
 int ecopt_backend_init(void) {
-    return ecopt_backend_get() ? ECOPT_OK : ECOPT_ERR_UNSUPPORTED;
+    pthread_once(&backend_once, backend_setup);
+    return ECOPT_OK;
 }
 
 const char *ecopt_backend_name(void) {
-    const ecopt_backend *be = ecopt_backend_get();
-    return be ? be->name : NULL;
+    return ecopt_backend_get()->name;
 }
 
 const char *ecopt_backend_list(void) {
-    pthread_once(&backend_once, backend_choose);
+    pthread_once(&backend_once, backend_setup);
     return backend_names;
 }
 

@@ -38,11 +38,26 @@ void cli_wipe(void *p, size_t n);
  * unreadable or over max; CLI_ENV when memory runs out. */
 int cli_read_file(const char *path, size_t max, int secret, const char *what_max, uint8_t **out, size_t *outlen);
 
+/* cli_sha512_file — digest = SHA-512 of the whole file ("-" is standard input), read in fixed 64 KiB pieces, so
+ * that memory use does not grow with the file (Ed25519ph's PH(M) for --prehash). Not for secrets (the pieces are
+ * not wiped). Returns CLI_OK; CLI_USAGE when the file is missing or unreadable; CLI_ENV when libcrypto fails
+ * (digest zeroed on error). */
+int cli_sha512_file(const char *path, uint8_t digest[64]);
+
 /* cli_free_buffer — wipe (when secret) and free a buffer from cli_read_file. NULL is fine. */
 void cli_free_buffer(uint8_t *buf, size_t len, int secret);
 
+/* cli_path_fd — whether path names one of this process's open-file descriptors: /dev/stdin, /dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<own pid>/fd/N (recognised by spelling,
+ * even where the name does not exist), or a chain of symbolic links that reaches one of them or a directory that
+ * resolves to /proc/<own pid>/fd. Returns 1 with *fd set, or 0. Does not check that the descriptor is open. */
+int cli_path_fd(const char *path, int *fd);
+
 /* cli_write_file — write len bytes to path, or to standard output when path is "-".
- * A symbolic link is followed: a link to a regular file has its target replaced, the link stays. An existing
+ * A name of a descriptor (cli_path_fd) is written through that descriptor as "-" is through standard output: at
+ * its offset, append mode kept, never truncated, created or renamed; a descriptor that is not open, or open only
+ * for reading, is an error (CLI_ENV).
+ * Any other symbolic link is followed: a link to a regular file has its target replaced, the link stays. An existing
  * file that is not a regular file (a device such as /dev/null, a FIFO, a socket) is opened and written through,
  * never replaced or created; a directory is an error. Otherwise (a regular file, or a new name) the data is
  * written to a temporary name in the directory of the (resolved) target (mode 0600), flushed to disk and renamed

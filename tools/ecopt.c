@@ -51,6 +51,9 @@ static const char main_help[] =
     "  help [COMMAND]                       this text, or a command's\n"
     "\n"
     "'ecopt COMMAND --help' describes a command. A FILE of '-' is standard input or output.\n"
+    "output files: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N (or a link to one) are written through\n"
+    "             that descriptor as '-' is (a shell's >> appends, nothing is truncated or replaced); any other\n"
+    "             file is written to a temporary name beside it and renamed over it (old or new, never half).\n"
     "\n"
     "exit status: 0 success; 1 a signature does not verify, check rejects the code, or opt proved nothing (or\n"
     "             its search failed); 2 bad usage or bad input; 3 the environment failed (writing output,\n"
@@ -93,13 +96,14 @@ static const char sign_help[] =
     "Sign FILE with an Ed25519 private key (RFC 8032, deterministic). The variant follows the options:\n"
     "  neither --context nor --prehash   Ed25519 (pure)\n"
     "  --context C                       Ed25519ctx with context C (1 to 255 bytes)\n"
-    "  --prehash [--context C]           Ed25519ph: signs SHA-512(FILE), context 0 to 255 bytes\n"
+    "  --prehash [--context C]           Ed25519ph: signs SHA-512(FILE), context 0 to 255 bytes; FILE\n"
+    "                                    (also standard input) is read in 64 KiB pieces, never whole\n"
     "The signature is 64 raw bytes, or 128 hex digits and a newline with --hex.\n"
     "\n"
     "options:\n"
     "  -k, --key KEY.pem       Ed25519 private key (PKCS#8 PEM)\n"
     "  -i, --in FILE           the message ('-': standard input)\n"
-    "  -o, --out SIG           where to write the signature ('-': standard output)\n"
+    "  -o, --out SIG           where to write the signature ('-' or /dev/stdout: standard output)\n"
     "      --context STR       the context: the bytes of STR\n"
     "      --context-hex HEX   the context, given in hex\n"
     "      --prehash           Ed25519ph\n"
@@ -129,7 +133,7 @@ static const char verify_help[] =
     "                          final newline optional) with --hex\n"
     "      --context STR       the context: the bytes of STR\n"
     "      --context-hex HEX   the context, given in hex\n"
-    "      --prehash           Ed25519ph\n"
+    "      --prehash           Ed25519ph (FILE streamed through SHA-512, never read whole)\n"
     "      --hex               the signature file is hex\n"
     "      --zip215            the ZIP 215 policy instead of the strict one\n"
     "  -h, --help              this text\n"
@@ -177,8 +181,12 @@ static int one_stdin(const cli_opt *a, const cli_opt *b, const cli_opt *c)
 /* Raw bytes on a terminal are unreadable and may be secret: ask for --hex or a file instead. */
 static int no_binary_to_tty(const char *out, int hex)
 {
+    int fd;
     if (!hex && strcmp(out, "-") == 0 && isatty(STDOUT_FILENO))
         return cli_fail(CLI_USAGE, "standard output", "is a terminal; use --hex or -o FILE for binary output");
+    /* /dev/stdout and the like are written through the descriptor, as "-" is (cli_write_file) */
+    if (!hex && cli_path_fd(out, &fd) && isatty(fd))
+        return cli_fail(CLI_USAGE, out, "is a terminal; use --hex or -o FILE for binary output");
     return CLI_OK;
 }
 
@@ -217,19 +225,28 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
-/* Choose the field backend (ECOPT_BACKEND) before any work, so a bad name fails first and clearly. Only the
- * commands that use the library call this (keygen, pubkey, sign, verify, x25519, version); gen, ir, check and
- * opt do not read ECOPT_BACKEND. */
+/* The library's test-only entry (src/backend.h): ecopt_backend_select without the CPU check, reached through
+ * ECOPT_BACKEND_FORCE=1 for valgrind, which hides ADX from cpuid. The command links the static library, where it
+ * is visible; the public header does not declare it. */
+int ecopt_backend_select_forced(const char *name);
+
+/* Choose the field backend from ECOPT_BACKEND before any work, so a bad name fails first and clearly. The library
+ * does not read the environment; the command passes the variable on. Only the commands that use the library call
+ * this (keygen, pubkey, sign, verify, x25519, version); gen, ir, check and opt do not read ECOPT_BACKEND. */
 static int backend_init(void)
 {
-    int rc = ecopt_backend_init();
-    const char *env;
+    const char *env = getenv("ECOPT_BACKEND");
+    const char *force = getenv("ECOPT_BACKEND_FORCE");
+    int forced = force != NULL && strcmp(force, "1") == 0;
+    int rc;
     char what[96];
     size_t len;
     int cut;
+    if (env != NULL && env[0] == '\0')
+        env = NULL;
+    rc = forced && env != NULL ? ecopt_backend_select_forced(env) : ecopt_backend_select(env);
     if (rc == ECOPT_OK)
         return CLI_OK;
-    env = getenv("ECOPT_BACKEND");
     if (rc == ECOPT_ERR_UNSUPPORTED && env != NULL && env[0] != '\0') {
         /* The library has one code for both; the list of compiled-in names tells them apart. */
         const char *list = ecopt_backend_list();
@@ -420,7 +437,7 @@ static int cmd_sign(int argc, char **argv)
     cli_opt *o_key = &opts[0], *o_in = &opts[1], *o_out = &opts[2], *o_hex = &opts[6];
     size_t npos, msglen = 0;
     uint8_t *msg = NULL;
-    uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES];
+    uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], digest[ECOPT_ED25519PH_DIGESTBYTES];
     char hex[2 * ECOPT_ED25519_SIGNATUREBYTES + 2];
     ecopt_ed25519_secretkey sk;
     variant v;
@@ -451,12 +468,16 @@ static int cmd_sign(int argc, char **argv)
         rc = lib_fail(rc, o_key->value);
         goto out;
     }
-    rc = cli_read_file(o_in->value, 0, 0, NULL, &msg, &msglen);
+    /* Ed25519ph needs only SHA-512(FILE): streamed, so a large file is never held in memory. */
+    if (v.prehash)
+        rc = cli_sha512_file(o_in->value, digest);
+    else
+        rc = cli_read_file(o_in->value, 0, 0, NULL, &msg, &msglen);
     if (rc != CLI_OK)
         goto out;
 
     if (v.prehash)
-        rc = ecopt_ed25519ph_sign(sig, msg, msglen, v.ctx, v.ctxlen, &sk);
+        rc = ecopt_ed25519ph_sign_prehashed(sig, digest, v.ctx, v.ctxlen, &sk);
     else if (v.has_ctx)
         rc = ecopt_ed25519ctx_sign(sig, msg, msglen, v.ctx, v.ctxlen, &sk);
     else
@@ -525,7 +546,7 @@ static int cmd_verify(int argc, char **argv)
     cli_opt *o_pub = &opts[0], *o_in = &opts[1], *o_sig = &opts[2], *o_hex = &opts[6], *o_zip215 = &opts[7];
     size_t npos, msglen = 0;
     uint8_t *msg = NULL;
-    uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES];
+    uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], digest[ECOPT_ED25519PH_DIGESTBYTES];
     const char *rule, *detail;
     variant v;
     cli_key key;
@@ -552,11 +573,12 @@ static int cmd_verify(int argc, char **argv)
     if ((rc = cli_key_load(o_pub->value, CLI_KEY_ED25519, 0, &key)) != CLI_OK ||
         (!o_zip215->given && (rc = check_ed25519_public(o_pub->value, &key)) != CLI_OK) ||
         (rc = read_signature(o_sig->value, o_hex->given, sig)) != CLI_OK ||
-        (rc = cli_read_file(o_in->value, 0, 0, NULL, &msg, &msglen)) != CLI_OK)
+        (rc = v.prehash ? cli_sha512_file(o_in->value, digest)
+                        : cli_read_file(o_in->value, 0, 0, NULL, &msg, &msglen)) != CLI_OK)
         goto out;
 
     if (v.prehash)
-        rc = ecopt_ed25519ph_verify(sig, msg, msglen, v.ctx, v.ctxlen, key.pub);
+        rc = ecopt_ed25519ph_verify_prehashed(sig, digest, v.ctx, v.ctxlen, key.pub);
     else if (v.has_ctx)
         rc = ecopt_ed25519ctx_verify(sig, msg, msglen, v.ctx, v.ctxlen, key.pub);
     else if (o_zip215->given)

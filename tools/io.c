@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
 
 #include "cli.h"
 
@@ -210,6 +211,54 @@ int cli_read_file(const char *path, size_t max, int secret, const char *what_max
     return CLI_OK;
 }
 
+/* The size of each read of cli_sha512_file: large enough that the system calls cost nothing next to the hash,
+ * small enough to stay on the stack. */
+enum { SHA512_CHUNK = 64 * 1024 };
+
+int cli_sha512_file(const char *path, uint8_t digest[64])
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "standard input" : path;
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    static uint8_t chunk[SHA512_CHUNK];
+    EVP_MD_CTX *ctx;
+    unsigned int dlen = 0;
+    int rc = CLI_OK;
+
+    memset(digest, 0, 64);
+    if (fd < 0)
+        return cli_fail(CLI_USAGE, name, "cannot open: %s", strerror(errno));
+    ctx = EVP_MD_CTX_new();
+    if (ctx == NULL || EVP_DigestInit_ex(ctx, EVP_sha512(), NULL) != 1) {
+        rc = cli_fail(CLI_ENV, name, "libcrypto cannot provide SHA-512");
+        goto out;
+    }
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = cli_fail(CLI_USAGE, name, "cannot read: %s", strerror(errno));
+            goto out;
+        }
+        if (n == 0)
+            break;
+        if (EVP_DigestUpdate(ctx, chunk, (size_t)n) != 1) {
+            rc = cli_fail(CLI_ENV, name, "SHA-512 failed in libcrypto");
+            goto out;
+        }
+    }
+    if (EVP_DigestFinal_ex(ctx, digest, &dlen) != 1 || dlen != 64) {
+        memset(digest, 0, 64);
+        rc = cli_fail(CLI_ENV, name, "SHA-512 failed in libcrypto");
+    }
+out:
+    EVP_MD_CTX_free(ctx);
+    if (!is_stdin)
+        close(fd);
+    return rc;
+}
+
 /* ---- writing ----------------------------------------------------------------------------------------------- */
 
 /* The temporary file being written, removed by the signal handler; empty when there is none. */
@@ -269,6 +318,124 @@ static int write_in_place(const char *path, const uint8_t *data, size_t len)
     return CLI_OK;
 }
 
+/* ---- names of this process's descriptors --------------------------------------------------------------------- */
+
+/* A string of decimal digits without sign or leading zero (other than "0") that fits an int: *fd. */
+static int parse_fd(const char *s, int *fd)
+{
+    long v = 0;
+    if (s[0] < '0' || s[0] > '9' || (s[0] == '0' && s[1] != '\0'))
+        return 0;
+    for (; *s != '\0'; s++) {
+        if (*s < '0' || *s > '9')
+            return 0;
+        v = v * 10 + (*s - '0');
+        if (v > INT_MAX)
+            return 0;
+    }
+    *fd = (int)v;
+    return 1;
+}
+
+/* Whether p spells one of this process's descriptors: /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<pid>/fd/N or /proc/<pid>/task/<tid>/fd/N with our pid. The
+ * names are recognised by their spelling, not by looking them up, so that they mean the descriptor even where
+ * /dev/stdout is missing or is not the usual link (a minimal container): writing there must never create or
+ * replace a file of that name. */
+static int spelled_fd(const char *p, int *fd)
+{
+    static const char *const prefixes[] = { "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/" };
+    char own[64];
+    size_t i, n;
+    if (strcmp(p, "/dev/stdin") == 0)
+        return *fd = 0, 1;
+    if (strcmp(p, "/dev/stdout") == 0)
+        return *fd = 1, 1;
+    if (strcmp(p, "/dev/stderr") == 0)
+        return *fd = 2, 1;
+    for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        n = strlen(prefixes[i]);
+        if (strncmp(p, prefixes[i], n) == 0)
+            return parse_fd(p + n, fd);
+    }
+    n = (size_t)snprintf(own, sizeof own, "/proc/%ld/", (long)getpid());
+    if (strncmp(p, own, n) == 0) {
+        const char *rest = p + n;
+        if (strncmp(rest, "fd/", 3) == 0)
+            return parse_fd(rest + 3, fd);
+        if (strncmp(rest, "task/", 5) == 0) {
+            const char *q = rest + 5;
+            while (*q >= '0' && *q <= '9')
+                q++;
+            if (q > rest + 5 && strncmp(q, "/fd/", 4) == 0)
+                return parse_fd(q + 4, fd);
+        }
+    }
+    return 0;
+}
+
+int cli_path_fd(const char *path, int *fd)
+{
+    char cur[PATH_MAX], next[PATH_MAX], dir[PATH_MAX], rdir[PATH_MAX], joined[2 * PATH_MAX + 2];
+    int hop;
+    if (strlen(path) >= sizeof cur)
+        return 0;
+    strcpy(cur, path);
+    /* Follow the chain of symbolic links one step at a time; at each step the name, or its directory resolved
+     * (/dev/fd is itself a link to /proc/self/fd, and /proc/self to /proc/<pid>), may spell a descriptor. 40 is
+     * the kernel's limit on links in one lookup (MAXSYMLINKS). */
+    for (hop = 0; hop < 40; hop++) {
+        const char *slash, *base;
+        struct stat lst;
+        ssize_t n;
+        if (spelled_fd(cur, fd))
+            return 1;
+        slash = strrchr(cur, '/');
+        base = slash ? slash + 1 : cur;
+        if (slash == cur)
+            snprintf(dir, sizeof dir, "/");
+        else if (slash)
+            snprintf(dir, sizeof dir, "%.*s", (int)(slash - cur), cur);
+        else
+            snprintf(dir, sizeof dir, ".");
+        if (realpath(dir, rdir) != NULL) {
+            snprintf(joined, sizeof joined, "%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, base);
+            if (spelled_fd(joined, fd))
+                return 1;
+        }
+        if (lstat(cur, &lst) != 0 || !S_ISLNK(lst.st_mode))
+            return 0;
+        n = readlink(cur, next, sizeof next - 1);
+        if (n < 0 || (size_t)n >= sizeof next - 1)
+            return 0;
+        next[n] = '\0';
+        if (next[0] == '/' || slash == NULL) {
+            strcpy(cur, next);
+        } else {
+            if (snprintf(joined, sizeof joined, "%s/%s", dir, next) >= (int)sizeof cur)
+                return 0;
+            strcpy(cur, joined);
+        }
+    }
+    return 0;
+}
+
+/* Write to descriptor fd, which the caller (the shell) opened: at its offset and with its flags (O_APPEND kept),
+ * never truncated, closed, created or renamed, exactly as "-" writes to standard output. */
+static int write_fd(const char *name, int fd, const uint8_t *data, size_t len)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0)
+        return cli_fail(CLI_ENV, name, "cannot write: descriptor %d is not open (%s)", fd, strerror(errno));
+    if ((fl & O_ACCMODE) == O_RDONLY)
+        return cli_fail(CLI_ENV, name, "cannot write: descriptor %d is open for reading only", fd);
+    if (fd == STDOUT_FILENO)
+        fflush(stdout); /* keep order with anything printed through stdio */
+    if (write_all(fd, data, len) != 0)
+        return cli_fail(CLI_ENV, name, "cannot write: %s", strerror(errno));
+    return CLI_OK;
+}
+
 /* The file a temporary file is renamed over: the target, or what a symbolic link to it resolves to. */
 static char target_buf[PATH_MAX];
 
@@ -285,6 +452,15 @@ int cli_write_file(const char *user_path, const uint8_t *data, size_t len, int s
         if (write_all(STDOUT_FILENO, data, len) != 0)
             return cli_fail(CLI_ENV, "standard output", "cannot write: %s", strerror(errno));
         return CLI_OK;
+    }
+
+    /* A name of one of our descriptors (/dev/stdout, /dev/fd/N, /proc/self/fd/N, or a link to one) is the
+     * descriptor the caller opened, also when it leads to a regular file: resolving it and renaming a
+     * temporary file over the target would replace the caller's file (a ">>" log would lose its lines). */
+    {
+        int ufd;
+        if (cli_path_fd(user_path, &ufd))
+            return write_fd(user_path, ufd, data, len);
     }
 
     /* What the name stands for (following symbolic links): a directory is an error, anything else that is not a

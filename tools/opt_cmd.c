@@ -132,7 +132,7 @@ static void cat_arg(char *buf, size_t cap, const char *a)
 }
 
 /* out_usable — whether -o names a file that can be written, checked before the search (which takes minutes): "-"
- * (standard output), an existing non-regular file (written through, as cli_write_file does), or a name whose
+ * (standard output), a name of a descriptor such as /dev/stdout, an existing non-regular file (written through, as cli_write_file does), or a name whose
  * directory exists and takes a new file (the output is written to a temporary name there and renamed). */
 static int out_usable(const char *path)
 {
@@ -140,6 +140,9 @@ static int out_usable(const char *path)
     if (!path[0])
         return cli_fail(CLI_USAGE, "-o", "empty file name");
     if (strcmp(path, "-") == 0)
+        return CLI_OK;
+    int outfd;
+    if (cli_path_fd(path, &outfd)) /* /dev/stdout and the like: written through the descriptor */
         return CLI_OK;
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode))

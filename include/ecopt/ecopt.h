@@ -10,12 +10,21 @@
  *   that fails).
  * - Outputs may not overlap inputs unless a function says so.
  * - Constant time: everything that takes a secret (seed, scalar, secret key) runs in time independent of it;
- *   verification takes public inputs only. */
+ *   verification takes public inputs only.
+ * - Threads: every function may run in several threads at once (see "Backends and threads" below).
+ * - ECOPT_ERR_UNSUPPORTED comes only from ecopt_backend_select: a backend is always chosen, so the operations
+ *   that list it below (for callers written against earlier versions, where the environment could leave the
+ *   library without one) never return it. */
 #ifndef ECOPT_ECOPT_H
 #define ECOPT_ECOPT_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* ECOPT_API marks the exported functions (symbol visibility); empty when the build defines nothing else. */
+#ifndef ECOPT_API
+#define ECOPT_API
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,24 +55,50 @@ const char *ecopt_strerror(int code);
 /* ecopt_version — the library version, e.g. "0.1.0". */
 const char *ecopt_version(void);
 
-/* ecopt_backend_name — the name of the field backend that the public functions dispatch to ("adx", "adx51",
- * "u64" or "u32").
- * The backend is chosen once, at first use. Every operation after that runs on it.
- * Returns: a static string, or NULL when no backend could be chosen (see ecopt_backend_init). */
+/* ------------------------------------------------------------------------------------------------------------
+ * Backends and threads
+ *
+ * A backend is one implementation of the field arithmetic (and of the curve operations compiled with it); every
+ * backend computes the same results, they differ in speed and in the instructions they need. The library starts
+ * on the first backend of ecopt_backend_list() that this CPU can run (adx and adx51 need BMI2 and ADX, read from
+ * cpuid) and changes only when ecopt_backend_select says so. The library never reads the environment: the
+ * ECOPT_BACKEND variable is a convenience of the ecopt command and of the tests, which pass it to
+ * ecopt_backend_select.
+ *
+ * Thread safety. Every function of this header may be called from any number of threads at once, with no lock
+ * and no initialisation call first: the library's global state (the default backend, the libcrypto SHA-512
+ * handle, the precomputed tables of the base point) is made once under pthread_once at first use and never
+ * changes after, except the backend choice, an atomic pointer; the operations keep all other state on the
+ * caller's stack and in the caller's buffers.
+ * Two threads may share an input (a secret key object, a public key, a message) as long as neither writes it;
+ * buffers one thread writes must not be read or written by another during the call. ecopt_backend_select may
+ * run at any time, also while other threads are inside the library: an operation loads the backend once when
+ * it starts and finishes on it, so a concurrent select affects only the operations that start after it
+ * returns. The expected use is one call at start-up, before any thread is started.
+ * ------------------------------------------------------------------------------------------------------------ */
+
+/* ecopt_backend_select — choose the backend the operations below run on.
+ * Shapes:  name a NUL-terminated string: one word of ecopt_backend_list(), or NULL or "" for the default (the
+ *          first backend of the list that this CPU can run, the choice the library starts with).
+ * Time:    not applicable (no secret input).
+ * Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED when name is not compiled in (unknown, or left out of this build) or
+ *          names a backend this CPU cannot run. On error nothing changes: the library keeps the backend it had
+ *          and every operation goes on working on it (never a silent switch to another backend).
+ * Threads: may be called at any time, before or after the first operation and concurrently with other calls
+ *          (see "Thread safety" above); operations already running finish on the backend they started with. */
+ECOPT_API int ecopt_backend_select(const char *name) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_backend_name — the name of the backend the operations dispatch to now ("adx", "adx51", "u64" or "u32").
+ * Returns: a static string, never NULL. */
 const char *ecopt_backend_name(void);
 
-/* ecopt_backend_init — choose the backend now instead of at first use; idempotent.
- * The environment variable ECOPT_BACKEND (read with secure_getenv) names one of ecopt_backend_list();
- * unset or empty means the fastest backend this CPU supports (adx and adx51 need BMI2 and ADX, read from cpuid).
- * ECOPT_BACKEND_FORCE=1 together with ECOPT_BACKEND=<name> uses that backend without asking the CPU: for
- * valgrind, which hides ADX from cpuid but runs the instructions. On a CPU without them the program may crash
- * with an illegal instruction (SIGILL); do not set it otherwise.
- * Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED when ECOPT_BACKEND names no backend or one this CPU lacks.
- *          After that error every dispatched function returns ECOPT_ERR_UNSUPPORTED (never a silent fallback). */
+/* ecopt_backend_init — set up the default backend choice now rather than at the first call; idempotent. Kept for
+ * callers of earlier versions; ecopt_backend_select(NULL) does the same and more. The environment is not read.
+ * Returns: ECOPT_OK (there is always a backend: u64 and u32 run on every CPU). */
 int ecopt_backend_init(void);
 
 /* ecopt_backend_list — the names of all backends compiled in, in order of preference, separated by single spaces
- * ("adx adx51 u64 u32" on x86-64, "u64 u32" elsewhere). */
+ * ("adx adx51 u64 u32" on x86-64, "u64 u32" elsewhere). Returns: a static string. */
 const char *ecopt_backend_list(void);
 
 /* ------------------------------------------------------------------------------------------------------------
@@ -141,9 +176,11 @@ int ecopt_x25519_keygen(uint8_t scalar[ECOPT_X25519_SCALARBYTES],
 #define ECOPT_ED25519_PUBLICKEYBYTES 32
 #define ECOPT_ED25519_SIGNATUREBYTES 64
 #define ECOPT_ED25519_CONTEXTMAXBYTES 255
+#define ECOPT_ED25519PH_DIGESTBYTES 64 /* PH(M) = SHA-512(M), the input of the ..._prehashed functions */
 size_t ecopt_ed25519_seedbytes(void);
 size_t ecopt_ed25519_publickeybytes(void);
 size_t ecopt_ed25519_signaturebytes(void);
+ECOPT_API size_t ecopt_ed25519ph_digestbytes(void);
 
 /* The secret key object. Its contents are private; copy it with memcpy, wipe it with the function below. */
 typedef struct ecopt_ed25519_secretkey {
@@ -200,6 +237,22 @@ int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_
                          const uint8_t *ctx, size_t ctxlen,
                          const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
 
+/* ecopt_ed25519ph_sign_prehashed — Ed25519ph over a digest the caller computed: the signature
+ * ecopt_ed25519ph_sign(sig, M, ..., ctx, ctxlen, sk) gives, from digest = PH(M) = SHA-512(M) (RFC 8032 section 5.1)
+ * instead of M, so that a long message can be hashed in pieces (a streaming SHA-512 over a file) and never held
+ * in memory.
+ * Shapes:  sig 64 bytes (R || S); digest 64 bytes, the SHA-512 of the message, as SHA-512 outputs it; ctx ctxlen
+ *          bytes, 0 <= ctxlen <= 255 (ctx may be NULL when ctxlen is 0).
+ * Alias:   sig may not overlap digest or ctx.
+ * Time:    constant in sk; digest, ctx and ctxlen are public.
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_NOMEM (SHA-512 unavailable; sig
+ *          zeroed). Not checked: that digest is the SHA-512 of anything; any 64 bytes are signed as PH(M), so
+ *          whoever supplies the digest chooses the message signed: compute it from the message yourself.
+ * Source:  RFC 8032 sections 5.1 (PH = SHA-512) and 5.1.6. */
+ECOPT_API int ecopt_ed25519ph_sign_prehashed(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
+                                             const uint8_t digest[ECOPT_ED25519PH_DIGESTBYTES], const uint8_t *ctx,
+                                             size_t ctxlen, const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
+
 /* ecopt_ed25519_verify — verify a pure Ed25519 signature under the STRICT policy above.
  * Shapes:  sig 64 bytes; msg msglen bytes; pub 32 bytes.
  * Time:    vartime: signature, message and public key are public.
@@ -233,6 +286,18 @@ int ecopt_ed25519ctx_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], con
 int ecopt_ed25519ph_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                            const uint8_t *ctx, size_t ctxlen,
                            const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* ecopt_ed25519ph_verify_prehashed — Ed25519ph verification (STRICT) given digest = PH(M) = SHA-512(M): the
+ * verdict ecopt_ed25519ph_verify gives for M.
+ * Shapes:  sig 64 bytes; digest 64 bytes; ctx ctxlen bytes, 0 <= ctxlen <= 255; pub 32 bytes.
+ * Time:    vartime: signature, digest, context and public key are public.
+ * Returns: ECOPT_OK (valid); ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER, ECOPT_ERR_VERIFY as in the STRICT
+ *          policy; ECOPT_ERR_LENGTH (ctxlen over 255); ECOPT_ERR_NOMEM.
+ * Source:  RFC 8032 section 5.1.7. */
+ECOPT_API int ecopt_ed25519ph_verify_prehashed(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
+                                               const uint8_t digest[ECOPT_ED25519PH_DIGESTBYTES], const uint8_t *ctx,
+                                               size_t ctxlen,
+                                               const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 #ifdef __cplusplus
 }

@@ -91,12 +91,14 @@ typedef struct {
 static int ed_input_init(ed_input *in, ed_variant v, const uint8_t *msg, size_t msglen, const uint8_t *ctx,
                          size_t ctxlen) {
     static const char dom2_tag[32] = "SigEd25519 no Ed25519 collisions"; /* RFC 8032 section 2, no NUL */
+    int ph = v == ED_PH || v == ED_PH_DIGEST;
     in->domlen = 0;
     if (v == ED_CTX && (ctxlen == 0 || ctxlen > 255)) return ECOPT_ERR_LENGTH;
-    if (v == ED_PH && ctxlen > 255) return ECOPT_ERR_LENGTH;
+    if (ph && ctxlen > 255) return ECOPT_ERR_LENGTH;
+    if (v == ED_PH_DIGEST && msglen != 64) return ECOPT_ERR_LENGTH;
     if (v != ED_PURE) {
         memcpy(in->dom, dom2_tag, 32);
-        in->dom[32] = (uint8_t)v;
+        in->dom[32] = (uint8_t)ph; /* F: 0 for Ed25519ctx, 1 for Ed25519ph */
         in->dom[33] = (uint8_t)ctxlen;
         if (ctxlen) memcpy(in->dom + 34, ctx, ctxlen);
         in->domlen = 34 + ctxlen;
@@ -104,6 +106,9 @@ static int ed_input_init(ed_input *in, ed_variant v, const uint8_t *msg, size_t 
     if (v == ED_PH) {
         int rc = ecopt_sha512(in->ph, &(ecopt_bytes){msg, msglen}, 1);
         if (rc != ECOPT_OK) return rc;
+        in->m = (ecopt_bytes){in->ph, 64};
+    } else if (v == ED_PH_DIGEST) {
+        memcpy(in->ph, msg, 64);
         in->m = (ecopt_bytes){in->ph, 64};
     } else {
         in->m = (ecopt_bytes){msg, msglen};
@@ -163,6 +168,15 @@ int ecopt_ed25519ph_sign(uint8_t sig[64], const uint8_t *msg, size_t msglen, con
     return ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_PH, msg, msglen, ctx, ctxlen, sk);
 }
 
+int ecopt_ed25519ph_sign_prehashed(uint8_t sig[64], const uint8_t digest[64], const uint8_t *ctx, size_t ctxlen,
+                                   const ecopt_ed25519_secretkey *sk) {
+    return ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_PH_DIGEST, digest, 64, ctx, ctxlen, sk);
+}
+
+size_t ecopt_ed25519ph_digestbytes(void) {
+    return ECOPT_ED25519PH_DIGESTBYTES;
+}
+
 int ecopt_ed25519_verify_be(const ecopt_backend *be, const uint8_t sig[64], ed_variant v, const uint8_t *msg,
                             size_t msglen, const uint8_t *ctx, size_t ctxlen, const uint8_t pub[32],
                             ecopt_verify_policy policy) {
@@ -187,6 +201,12 @@ int ecopt_ed25519ctx_verify(const uint8_t sig[64], const uint8_t *msg, size_t ms
 int ecopt_ed25519ph_verify(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx,
                            size_t ctxlen, const uint8_t pub[32]) {
     return ecopt_ed25519_verify_be(ecopt_backend_get(), sig, ED_PH, msg, msglen, ctx, ctxlen, pub, ECOPT_POLICY_STRICT);
+}
+
+int ecopt_ed25519ph_verify_prehashed(const uint8_t sig[64], const uint8_t digest[64], const uint8_t *ctx,
+                                     size_t ctxlen, const uint8_t pub[32]) {
+    return ecopt_ed25519_verify_be(ecopt_backend_get(), sig, ED_PH_DIGEST, digest, 64, ctx, ctxlen, pub,
+                                   ECOPT_POLICY_STRICT);
 }
 
 int ecopt_ed25519_verify_zip215(const uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t pub[32]) {

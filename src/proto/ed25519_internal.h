@@ -11,8 +11,9 @@
 #include "ecopt/ecopt.h"
 
 /* Which member of the family: pure Ed25519 has no dom2 prefix; ctx and ph use dom2(F, C) with F = 0 and 1
- * (RFC 8032 section 5.1). */
-typedef enum { ED_PURE = -1, ED_CTX = 0, ED_PH = 1 } ed_variant;
+ * (RFC 8032 section 5.1). ED_PH_DIGEST is Ed25519ph (F = 1) whose msg is PH(M) = SHA-512(M) already, 64 bytes,
+ * computed by the caller. */
+typedef enum { ED_PURE = -1, ED_CTX = 0, ED_PH = 1, ED_PH_DIGEST = 2 } ed_variant;
 
 int ecopt_ed25519_keypair_from_seed_be(const ecopt_backend *be, ecopt_ed25519_secretkey *sk, uint8_t pub[32],
                                        const uint8_t seed[32]);

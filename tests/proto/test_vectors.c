@@ -3,16 +3,22 @@
  * Usage: test_vectors <which>, which is one of
  *   rfc7748             RFC 7748 section 5.2 (scalar multiplication; iterated 1 and 1000) and 6.1 (DH)
  *   rfc7748_1m          the 1,000,000-iteration case alone (label slow)
- *   rfc8032             RFC 8032 section 7.1-7.3: public key, byte-identical signature, verify, flipped bits
+ *   rfc8032             RFC 8032 section 7.1-7.3: public key, byte-identical signature, verify, flipped bits;
+ *                       Ed25519ph also through the prehashed API over OpenSSL's SHA-512 of the message
  *   wycheproof_x25519   wycheproof/x25519_test.json: valid must equal; acceptable either rejected or equal;
  *                       an all-zero expected output must give ECOPT_ERR_SMALL_ORDER
  *   wycheproof_ed25519  wycheproof/ed25519_test.json: valid accepted, invalid rejected, each with the error code
  *                       the strict policy of ecopt.h gives (computed by the GMP reference); the same under
  *                       ecopt_ed25519_verify_zip215 and the ZIP-215 policy
- *   unsupported         (with ECOPT_BACKEND naming no backend) every function returns ECOPT_ERR_UNSUPPORTED and
- *                       zeroes its outputs
+ *   select              ecopt_backend_select over every backend; the environment is ignored; concurrent
+ *                       selection under signing threads
+ *   unsupported         (with ECOPT_BACKEND naming no backend, or one this CPU lacks) ecopt_backend_select
+ *                       refuses it and nothing changes: same backend, same results
  * Files are read in place from ../shared/vectors. Prints "<file>: passed/total passed". */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <cjson/cJSON.h>
+#include <openssl/evp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +217,32 @@ static void run_rfc8032(void) {
             good = 0;
         if (v == REF_ED25519 && (rc = ecopt_ed25519_verify_zip215(sig, msg, msglen, pub)) != ECOPT_OK)
             tu_fail("%s: verify_zip215 of the RFC signature returned %d (%s)", name, rc, ecopt_strerror(rc)), good = 0;
+
+        if (v == REF_ED25519PH) {
+            /* The prehashed API over PH(M) = SHA-512(M) computed by OpenSSL: the RFC's signature byte for byte,
+             * accepted; a digest with one bit flipped is rejected; a context over 255 bytes is refused. */
+            uint8_t digest[64], psig[64], bigctx[256] = {0};
+            unsigned int dlen = 0;
+            if (EVP_Digest(msg, msglen, digest, &dlen, EVP_sha512(), NULL) != 1 || dlen != 64)
+                tu_fail("%s: OpenSSL SHA-512 failed", name), good = 0;
+            rc = ecopt_ed25519ph_sign_prehashed(psig, digest, ctxp, ctxlen, &sk);
+            if (rc != ECOPT_OK) tu_fail("%s: sign_prehashed returned %d", name, rc), good = 0;
+            if (tu_expect_bytes("sign_prehashed", psig, sig, 64)) good = 0;
+            rc = ecopt_ed25519ph_verify_prehashed(sig, digest, ctxp, ctxlen, pub);
+            if (rc != ECOPT_OK) tu_fail("%s: verify_prehashed of the RFC signature returned %d", name, rc), good = 0;
+            digest[0] ^= 1;
+            rc = ecopt_ed25519ph_verify_prehashed(sig, digest, ctxp, ctxlen, pub);
+            if (rc != ECOPT_ERR_VERIFY) tu_fail("%s: verify_prehashed, digest bit 0 flipped: %d", name, rc), good = 0;
+            digest[0] ^= 1;
+            memset(psig, 0xaa, 64);
+            rc = ecopt_ed25519ph_sign_prehashed(psig, digest, bigctx, 256, &sk);
+            if (rc != ECOPT_ERR_LENGTH || memcmp(psig, zero32, 32) != 0 || memcmp(psig + 32, zero32, 32) != 0)
+                tu_fail("%s: sign_prehashed with a 256-byte context: %d (want ECOPT_ERR_LENGTH, sig zeroed)", name, rc),
+                    good = 0;
+            rc = ecopt_ed25519ph_verify_prehashed(sig, digest, bigctx, 256, pub);
+            if (rc != ECOPT_ERR_LENGTH) tu_fail("%s: verify_prehashed with a 256-byte context: %d", name, rc), good = 0;
+            if (ecopt_ed25519ph_digestbytes() != 64) tu_fail("ecopt_ed25519ph_digestbytes() != 64"), good = 0;
+        }
 
         /* One flipped bit in R, in S, in A, and in M, each rejected with the policy's code. */
         static const int sig_bits[] = {0, 7, 100, 255, 256, 300, 507, 509, 511};
@@ -431,55 +463,135 @@ static void run_wycheproof_ed25519(void) {
     cJSON_Delete(j);
 }
 
-/* ---- ECOPT_BACKEND naming no backend: every dispatched function returns ECOPT_ERR_UNSUPPORTED and zeroes its
- * outputs (ecopt.h: never a silent fallback). ---- */
-
-static int all_zero(const void *p, size_t n) {
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i]) return 0;
-    return 1;
-}
+/* ---- ECOPT_BACKEND naming no backend (or one this CPU cannot run): ecopt_backend_select refuses with
+ * ECOPT_ERR_UNSUPPORTED and changes nothing (ecopt.h): the backend name stays, never NULL, and every operation
+ * goes on working on the backend the library had, with the same results as before the call. ---- */
 
 static void run_unsupported(void) {
     int n = 0, ok = 0;
-    int rc = ecopt_backend_init();
-    n++, ok += rc == ECOPT_ERR_UNSUPPORTED && ecopt_backend_name() == NULL;
-    if (rc != ECOPT_ERR_UNSUPPORTED) tu_fail("ecopt_backend_init with ECOPT_BACKEND=%s returned %d", getenv("ECOPT_BACKEND"), rc);
-    if (ecopt_backend_name() != NULL) tu_fail("ecopt_backend_name is %s, want NULL", ecopt_backend_name());
-    uint8_t k[32] = {1}, u[32] = {9}, out[32], sig[64], pub[32], seed[32] = {2};
+    const char *before = ecopt_backend_name();
+    uint8_t k[32] = {1}, u[32] = {9}, seed[32] = {2};
+    uint8_t x0[32], x1[32], b0[32], b1[32], pub0[32], pub1[32], sig0[64], sig1[64];
     ecopt_ed25519_secretkey sk;
-#define EXPECT_UNSUPPORTED(call, buf, len)                                                                        \
-    do {                                                                                                          \
-        memset((buf), 0xaa, (len));                                                                               \
-        int r_ = (call);                                                                                          \
-        n++;                                                                                                      \
-        if (r_ == ECOPT_ERR_UNSUPPORTED && all_zero((buf), (len))) ok++;                                          \
-        else tu_fail("%s: returned %d, outputs %s (want ECOPT_ERR_UNSUPPORTED, zeroed)", #call, r_,               \
-                     all_zero((buf), (len)) ? "zeroed" : "not zeroed");                                          \
-    } while (0)
-    EXPECT_UNSUPPORTED(ecopt_x25519(out, k, u), out, 32);
-    EXPECT_UNSUPPORTED(ecopt_x25519_base(out, k), out, 32);
-    EXPECT_UNSUPPORTED(ecopt_x25519_keygen(k, out), out, 32);
-    EXPECT_UNSUPPORTED(ecopt_ed25519_keypair_from_seed(&sk, pub, seed), pub, 32);
-    n++, ok += all_zero(&sk, sizeof sk);
-    if (!all_zero(&sk, sizeof sk)) tu_fail("keypair_from_seed without a backend left the key object non-zero");
-    memset(&sk, 0, sizeof sk);
-    EXPECT_UNSUPPORTED(ecopt_ed25519_sign(sig, (const uint8_t *)"m", 1, &sk), sig, 64);
-    EXPECT_UNSUPPORTED(ecopt_ed25519ctx_sign(sig, (const uint8_t *)"m", 1, (const uint8_t *)"c", 1, &sk), sig, 64);
-    EXPECT_UNSUPPORTED(ecopt_ed25519ph_sign(sig, (const uint8_t *)"m", 1, NULL, 0, &sk), sig, 64);
-    memset(sig, 0, 64);
-    memset(pub, 0, 32);
-    n++;
-    rc = ecopt_ed25519_verify(sig, (const uint8_t *)"m", 1, pub);
-    if (rc == ECOPT_ERR_UNSUPPORTED) ok++;
-    else tu_fail("ecopt_ed25519_verify without a backend returned %d", rc);
-    n++;
-    rc = ecopt_ed25519_verify_zip215(sig, (const uint8_t *)"m", 1, pub);
-    if (rc == ECOPT_ERR_UNSUPPORTED) ok++;
-    else tu_fail("ecopt_ed25519_verify_zip215 without a backend returned %d", rc);
-#undef EXPECT_UNSUPPORTED
-    printf("unsupported backend (ECOPT_BACKEND=%s): %d/%d checks passed\n", getenv("ECOPT_BACKEND"), ok, n);
+    int rc0 = ecopt_x25519(x0, k, u) | ecopt_x25519_base(b0, k) | ecopt_ed25519_keypair_from_seed(&sk, pub0, seed) |
+              ecopt_ed25519_sign(sig0, (const uint8_t *)"m", 1, &sk);
+    if (rc0 != ECOPT_OK) tu_fail("the operations failed before any selection: %d", rc0);
+
+    int rc = tu_select_backend_from_env();
+    n++, ok += rc == ECOPT_ERR_UNSUPPORTED;
+    if (rc != ECOPT_ERR_UNSUPPORTED)
+        tu_fail("ecopt_backend_select(ECOPT_BACKEND=%s) returned %d, want ECOPT_ERR_UNSUPPORTED", getenv("ECOPT_BACKEND"),
+                rc);
+    const char *after = ecopt_backend_name();
+    n++, ok += after != NULL && strcmp(after, before) == 0;
+    if (after == NULL || strcmp(after, before) != 0)
+        tu_fail("the refused selection changed the backend from %s to %s", before, after ? after : "(null)");
+
+    ecopt_ed25519_secretkey_wipe(&sk);
+    rc = ecopt_x25519(x1, k, u) | ecopt_x25519_base(b1, k) | ecopt_ed25519_keypair_from_seed(&sk, pub1, seed) |
+         ecopt_ed25519_sign(sig1, (const uint8_t *)"m", 1, &sk);
+    n++, ok += rc == ECOPT_OK;
+    if (rc != ECOPT_OK) tu_fail("an operation failed after the refused selection: %d", rc);
+    n++, ok += memcmp(x0, x1, 32) == 0 && memcmp(b0, b1, 32) == 0 && memcmp(pub0, pub1, 32) == 0 &&
+               memcmp(sig0, sig1, 64) == 0;
+    if (memcmp(x0, x1, 32) != 0 || memcmp(b0, b1, 32) != 0 || memcmp(pub0, pub1, 32) != 0 || memcmp(sig0, sig1, 64) != 0)
+        tu_fail("results differ after the refused selection");
+    rc = ecopt_ed25519_verify(sig1, (const uint8_t *)"m", 1, pub1);
+    n++, ok += rc == ECOPT_OK;
+    if (rc != ECOPT_OK) tu_fail("ecopt_ed25519_verify after the refused selection returned %d", rc);
+    ecopt_ed25519_secretkey_wipe(&sk);
+    printf("unsupported backend (ECOPT_BACKEND=%s): refused, still on %s: %d/%d checks passed\n",
+           getenv("ECOPT_BACKEND"), after ? after : "(null)", ok, n);
+}
+
+/* ---- ecopt_backend_select: the library ignores the environment (ctest sets ECOPT_BACKEND=u32 and
+ * ECOPT_BACKEND_FORCE=1 for this run, neither of which may take effect), starts on the first backend of the list
+ * this CPU runs, NULL and "" select that default, each available name selects itself, a refused name changes
+ * nothing; and signing threads see identical signatures while another thread keeps switching backends. ---- */
+
+enum { SELECT_THREADS = 2, SELECT_ROUNDS = 300 };
+
+typedef struct {
+    const ecopt_ed25519_secretkey *sk;
+    const uint8_t *pub, *want;
+    int bad;
+} select_worker;
+
+static void *select_work(void *arg) {
+    select_worker *w = arg;
+    uint8_t sig[64];
+    for (int i = 0; i < SELECT_ROUNDS; i++) {
+        if (ecopt_ed25519_sign(sig, (const uint8_t *)"threads", 7, w->sk) != ECOPT_OK || memcmp(sig, w->want, 64) != 0 ||
+            ecopt_ed25519_verify(sig, (const uint8_t *)"threads", 7, w->pub) != ECOPT_OK)
+            w->bad++;
+    }
+    return NULL;
+}
+
+static void run_select(void) {
+    const char *start = ecopt_backend_name();
+    char list[64];
+    const char *avail[8];
+    int navail = 0, rc;
+    if (start == NULL) {
+        tu_fail("ecopt_backend_name() is NULL before any selection");
+        return;
+    }
+    snprintf(list, sizeof list, "%s", ecopt_backend_list());
+    for (char *save = NULL, *name = strtok_r(list, " ", &save); name != NULL; name = strtok_r(NULL, " ", &save)) {
+        rc = ecopt_backend_select(name);
+        if (rc == ECOPT_OK) {
+            if (strcmp(ecopt_backend_name(), name) != 0)
+                tu_fail("ecopt_backend_select(%s) = OK but ecopt_backend_name() = %s", name, ecopt_backend_name());
+            if (navail < 8) avail[navail++] = name;
+        } else if (rc != ECOPT_ERR_UNSUPPORTED) {
+            tu_fail("ecopt_backend_select(%s) returned %d", name, rc);
+        }
+    }
+    if (navail == 0 || strcmp(start, avail[0]) != 0)
+        tu_fail("the library started on %s (ECOPT_BACKEND=%s in the environment), want the first available, %s",
+                start, getenv("ECOPT_BACKEND") ? getenv("ECOPT_BACKEND") : "(unset)", navail ? avail[0] : "(none)");
+    if ((rc = ecopt_backend_select(NULL)) != ECOPT_OK || strcmp(ecopt_backend_name(), start) != 0)
+        tu_fail("ecopt_backend_select(NULL) = %d, backend %s, want OK and %s", rc, ecopt_backend_name(), start);
+    if (navail > 1 && ecopt_backend_select(avail[navail - 1]) != ECOPT_OK) tu_fail("reselecting %s", avail[navail - 1]);
+    if ((rc = ecopt_backend_select("")) != ECOPT_OK || strcmp(ecopt_backend_name(), start) != 0)
+        tu_fail("ecopt_backend_select(\"\") = %d, backend %s, want OK and %s", rc, ecopt_backend_name(), start);
+    static const char *const refused[] = {"no-such-backend", "U64", "u64 ", " u64", "adx4", "u64 u32"};
+    for (size_t i = 0; i < TU_ARRAY_LEN(refused); i++) {
+        rc = ecopt_backend_select(refused[i]);
+        if (rc != ECOPT_ERR_UNSUPPORTED || strcmp(ecopt_backend_name(), start) != 0)
+            tu_fail("ecopt_backend_select(\"%s\") = %d, backend %s, want ECOPT_ERR_UNSUPPORTED and %s unchanged",
+                    refused[i], rc, ecopt_backend_name(), start);
+    }
+
+    /* Concurrent selection: the results are the same on every backend (each is checked against the RFC vectors
+     * by its own suites), so a signature that changes means a call saw a torn or half-made backend choice. */
+    uint8_t seed[32] = {7}, pub[32], want[64];
+    ecopt_ed25519_secretkey sk;
+    if (ecopt_ed25519_keypair_from_seed(&sk, pub, seed) != ECOPT_OK ||
+        ecopt_ed25519_sign(want, (const uint8_t *)"threads", 7, &sk) != ECOPT_OK) {
+        tu_fail("keypair or sign failed");
+        return;
+    }
+    pthread_t th[SELECT_THREADS];
+    select_worker w[SELECT_THREADS];
+    for (int i = 0; i < SELECT_THREADS; i++) {
+        w[i] = (select_worker){&sk, pub, want, 0};
+        if (pthread_create(&th[i], NULL, select_work, &w[i]) != 0) tu_fail("pthread_create");
+    }
+    long switches = 0;
+    for (int i = 0; i < SELECT_ROUNDS; i++, switches++)
+        if (ecopt_backend_select(avail[i % navail]) != ECOPT_OK) tu_fail("select %s during the run", avail[i % navail]);
+    int bad = 0;
+    for (int i = 0; i < SELECT_THREADS; i++) {
+        pthread_join(th[i], NULL);
+        bad += w[i].bad;
+    }
+    if (bad) tu_fail("%d of %d signatures or verifications differed while backends were switched", bad,
+                     SELECT_THREADS * SELECT_ROUNDS);
+    ecopt_ed25519_secretkey_wipe(&sk);
+    printf("backend_select: started on %s, %d backend(s) available (%s ... %s), %ld switches under %d signing threads\n",
+           start, navail, avail[0], avail[navail - 1], switches, SELECT_THREADS);
 }
 
 int main(int argc, char **argv) {
@@ -488,6 +600,10 @@ int main(int argc, char **argv) {
     if (o.argc == 1 && strcmp(o.argv[0], "unsupported") == 0) {
         run_unsupported();
         return tu_finish("unsupported");
+    }
+    if (o.argc == 1 && strcmp(o.argv[0], "select") == 0) {
+        run_select();
+        return tu_finish("backend_select");
     }
     if (o.argc != 1) {
         fprintf(stderr, "usage: %s rfc7748|rfc7748_1m|rfc8032|wycheproof_x25519|wycheproof_ed25519\n", argv[0]);
