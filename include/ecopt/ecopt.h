@@ -21,6 +21,16 @@
 extern "C" {
 #endif
 
+/* ECOPT_API marks each function of this header, on the line before its declaration. libecopt is compiled with
+ * hidden visibility and ECOPT_BUILDING defined, so these functions, and nothing else, are exported from
+ * libecopt.so; for the library's users the mark is empty. A new public function gets the mark too: ctest
+ * build.exports fails unless the shared library exports exactly the functions declared in include/ecopt/. */
+#if defined(ECOPT_BUILDING) && defined(__GNUC__)
+#define ECOPT_API __attribute__((visibility("default")))
+#else
+#define ECOPT_API
+#endif
+
 #if defined(__GNUC__)
 #define ECOPT_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
 #else
@@ -41,15 +51,18 @@ typedef enum ecopt_status {
 
 /* ecopt_strerror — one English sentence for a return code.
  * Returns: a static string; "unknown error code" for a value outside ecopt_status. */
+ECOPT_API
 const char *ecopt_strerror(int code);
 
 /* ecopt_version — the library version, e.g. "0.1.0". */
+ECOPT_API
 const char *ecopt_version(void);
 
 /* ecopt_backend_name — the name of the field backend that the public functions dispatch to ("adx", "adx51",
  * "u64" or "u32").
  * The backend is chosen once, at first use. Every operation after that runs on it.
  * Returns: a static string, or NULL when no backend could be chosen (see ecopt_backend_init). */
+ECOPT_API
 const char *ecopt_backend_name(void);
 
 /* ecopt_backend_init — choose the backend now instead of at first use; idempotent.
@@ -60,10 +73,12 @@ const char *ecopt_backend_name(void);
  * with an illegal instruction (SIGILL); do not set it otherwise.
  * Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED when ECOPT_BACKEND names no backend or one this CPU lacks.
  *          After that error every dispatched function returns ECOPT_ERR_UNSUPPORTED (never a silent fallback). */
+ECOPT_API
 int ecopt_backend_init(void);
 
 /* ecopt_backend_list — the names of all backends compiled in, in order of preference, separated by single spaces
  * ("adx adx51 u64 u32" on x86-64, "u64 u32" elsewhere). */
+ECOPT_API
 const char *ecopt_backend_list(void);
 
 /* ------------------------------------------------------------------------------------------------------------
@@ -71,7 +86,9 @@ const char *ecopt_backend_list(void);
  * ------------------------------------------------------------------------------------------------------------ */
 #define ECOPT_X25519_BYTES 32       /* scalar, u-coordinate and shared secret, each */
 #define ECOPT_X25519_SCALARBYTES 32
+ECOPT_API
 size_t ecopt_x25519_bytes(void);
+ECOPT_API
 size_t ecopt_x25519_scalarbytes(void);
 
 /* ecopt_x25519 — out = X25519(scalar, u) (RFC 7748 section 5).
@@ -83,6 +100,7 @@ size_t ecopt_x25519_scalarbytes(void);
  *          small subgroup), checked in constant time, as RFC 7748 section 6.1 allows and TLS 1.3 requires:
  *          out is zeroed; ECOPT_ERR_UNSUPPORTED (no backend).
  * Source:  RFC 7748 sections 5 and 6.1. */
+ECOPT_API
 int ecopt_x25519(uint8_t out[ECOPT_X25519_BYTES], const uint8_t scalar[ECOPT_X25519_SCALARBYTES],
                  const uint8_t u[ECOPT_X25519_BYTES]) ECOPT_WARN_UNUSED_RESULT;
 
@@ -92,6 +110,7 @@ int ecopt_x25519(uint8_t out[ECOPT_X25519_BYTES], const uint8_t scalar[ECOPT_X25
  * Time:    constant in scalar.
  * Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED (no backend).
  * Source:  RFC 7748 section 6.1. */
+ECOPT_API
 int ecopt_x25519_base(uint8_t pub[ECOPT_X25519_BYTES],
                       const uint8_t scalar[ECOPT_X25519_SCALARBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
@@ -99,6 +118,7 @@ int ecopt_x25519_base(uint8_t pub[ECOPT_X25519_BYTES],
  * Shapes:  scalar 32 random bytes (stored unclamped, as RFC 7748 keys are); pub 32 bytes.
  * Time:    constant in the secret.
  * Returns: ECOPT_OK; ECOPT_ERR_RNG (both outputs zeroed); ECOPT_ERR_UNSUPPORTED. */
+ECOPT_API
 int ecopt_x25519_keygen(uint8_t scalar[ECOPT_X25519_SCALARBYTES],
                         uint8_t pub[ECOPT_X25519_BYTES]) ECOPT_WARN_UNUSED_RESULT;
 
@@ -141,8 +161,11 @@ int ecopt_x25519_keygen(uint8_t scalar[ECOPT_X25519_SCALARBYTES],
 #define ECOPT_ED25519_PUBLICKEYBYTES 32
 #define ECOPT_ED25519_SIGNATUREBYTES 64
 #define ECOPT_ED25519_CONTEXTMAXBYTES 255
+ECOPT_API
 size_t ecopt_ed25519_seedbytes(void);
+ECOPT_API
 size_t ecopt_ed25519_publickeybytes(void);
+ECOPT_API
 size_t ecopt_ed25519_signaturebytes(void);
 
 /* The secret key object. Its contents are private; copy it with memcpy, wipe it with the function below. */
@@ -157,22 +180,27 @@ typedef struct ecopt_ed25519_secretkey {
  * Returns: ECOPT_OK; ECOPT_ERR_NOMEM (SHA-512 unavailable); ECOPT_ERR_UNSUPPORTED (sk and pub zeroed on
  *          error).
  * Source:  RFC 8032 section 5.1.5. */
+ECOPT_API
 int ecopt_ed25519_keypair_from_seed(ecopt_ed25519_secretkey *sk, uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES],
                                     const uint8_t seed[ECOPT_ED25519_SEEDBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519_keygen — a fresh seed from getrandom(2), expanded as above.
  * Shapes:  seed 32 bytes out (may be NULL when not wanted); sk; pub 32 bytes (may be NULL).
  * Returns: ECOPT_OK; ECOPT_ERR_RNG; ECOPT_ERR_NOMEM; ECOPT_ERR_UNSUPPORTED (all outputs zeroed on error). */
+ECOPT_API
 int ecopt_ed25519_keygen(uint8_t seed[ECOPT_ED25519_SEEDBYTES], ecopt_ed25519_secretkey *sk,
                          uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519_secretkey_public — copy the public key A held in sk. Shapes: pub 32 bytes. Time: constant. */
+ECOPT_API
 void ecopt_ed25519_secretkey_public(uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES], const ecopt_ed25519_secretkey *sk);
 
 /* ecopt_ed25519_secretkey_seed — copy the seed held in sk. Shapes: seed 32 bytes. Time: constant. */
+ECOPT_API
 void ecopt_ed25519_secretkey_seed(uint8_t seed[ECOPT_ED25519_SEEDBYTES], const ecopt_ed25519_secretkey *sk);
 
 /* ecopt_ed25519_secretkey_wipe — overwrite sk with zeros (not optimised away). */
+ECOPT_API
 void ecopt_ed25519_secretkey_wipe(ecopt_ed25519_secretkey *sk);
 
 /* ecopt_ed25519_sign — pure Ed25519 signature (RFC 8032 section 5.1.6), deterministic.
@@ -181,6 +209,7 @@ void ecopt_ed25519_secretkey_wipe(ecopt_ed25519_secretkey *sk);
  * Time:    constant in sk; msg and msglen are public.
  * Returns: ECOPT_OK; ECOPT_ERR_NOMEM (SHA-512 unavailable); ECOPT_ERR_UNSUPPORTED (sig zeroed on error).
  * Source:  RFC 8032 section 5.1.6. */
+ECOPT_API
 int ecopt_ed25519_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                        const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
 
@@ -188,6 +217,7 @@ int ecopt_ed25519_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t 
  * Shapes:  ctx ctxlen bytes, 1 <= ctxlen <= 255.
  * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen 0 or over 255; sig zeroed); ECOPT_ERR_NOMEM;
  *          ECOPT_ERR_UNSUPPORTED. */
+ECOPT_API
 int ecopt_ed25519ctx_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                           const uint8_t *ctx, size_t ctxlen,
                           const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
@@ -196,6 +226,7 @@ int ecopt_ed25519ctx_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8
  * Shapes:  ctx ctxlen bytes, 0 <= ctxlen <= 255 (ctx may be NULL when ctxlen is 0).
  * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_NOMEM;
  *          ECOPT_ERR_UNSUPPORTED. */
+ECOPT_API
 int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                          const uint8_t *ctx, size_t ctxlen,
                          const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
@@ -205,6 +236,7 @@ int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_
  * Time:    vartime: signature, message and public key are public.
  * Returns: ECOPT_OK (valid); ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER, ECOPT_ERR_VERIFY as listed in the policy;
  *          ECOPT_ERR_NOMEM (SHA-512 unavailable); ECOPT_ERR_UNSUPPORTED. */
+ECOPT_API
 int ecopt_ed25519_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                          const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
@@ -214,6 +246,7 @@ int ecopt_ed25519_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const 
  * Returns: ECOPT_OK (valid); ECOPT_ERR_ENCODING (A or R not a curve point, or S >= l); ECOPT_ERR_VERIFY;
  *          ECOPT_ERR_NOMEM; ECOPT_ERR_UNSUPPORTED.
  * Source:  ZIP 215; RFC 8032 section 5.1.7. */
+ECOPT_API
 int ecopt_ed25519_verify_zip215(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                                 const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
@@ -222,14 +255,17 @@ int ecopt_ed25519_verify_zip215(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
  * Time:    vartime: the key is public.
  * Returns: ECOPT_OK; ECOPT_ERR_ENCODING (non-canonical, or not a curve point); ECOPT_ERR_SMALL_ORDER;
  *          ECOPT_ERR_UNSUPPORTED. */
+ECOPT_API
 int ecopt_ed25519_publickey_check(const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519ctx_verify — Ed25519ctx verification (STRICT). ctxlen 1..255, else ECOPT_ERR_LENGTH. */
+ECOPT_API
 int ecopt_ed25519ctx_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                             const uint8_t *ctx, size_t ctxlen,
                             const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519ph_verify — Ed25519ph verification (STRICT) of SHA-512(msg). ctxlen 0..255, else ECOPT_ERR_LENGTH. */
+ECOPT_API
 int ecopt_ed25519ph_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                            const uint8_t *ctx, size_t ctxlen,
                            const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
