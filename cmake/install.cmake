@@ -38,3 +38,10 @@ install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 if(TARGET ecopt_cli)
   install(TARGETS ecopt_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+
+# `cmake --build B --target ecopt_installed`: what the rules above install, without the tests (make install uses it).
+add_custom_target(ecopt_installed)
+add_dependencies(ecopt_installed ${ECOPT_LIBRARIES})
+if(TARGET ecopt_cli)
+  add_dependencies(ecopt_installed ecopt_cli)
+endif()
