@@ -78,6 +78,7 @@ for kind in shared static; do
 
   # pkg-config
   out=$work/pkg-config-$kind
+  rm -rf "$out"
   if make --no-print-directory -s -C "$examples" CC="$cc" CFLAGS="-O2 -Wall -Wextra -Werror" STATIC=$static O="$out" \
        >"$work/pkg-config-$kind.log" 2>&1; then
     for p in x25519 ed25519; do run_checked "pkg-config/$kind" "$out/$p" LD_LIBRARY_PATH="$libdir"; done
