@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# check-examples.sh [--install BUILD_DIR] PREFIX WORK_DIR — build examples/ against the libecopt installed in PREFIX
-# and run the programs: with pkg-config (examples/Makefile) and with find_package (examples/CMakeLists.txt), each
-# linking libecopt.so and then libecopt.a (a variant whose library is not installed is reported and left out).
+# check-examples.sh [--install BUILD_DIR] [--subdir] PREFIX WORK_DIR — build examples/ against the libecopt installed
+# in PREFIX and run the programs: with pkg-config (examples/Makefile) and with find_package (examples/CMakeLists.txt),
+# each linking libecopt.so and then libecopt.a (a variant whose library is not installed is reported and left out).
+# With --subdir also from the sources, examples/ taking ecopt in by add_subdirectory (static; it must register no
+# test and look for none of the tools' packages).
 # Each program checks RFC vectors itself; this script also checks which library each one loads (readelf: NEEDED
 # libecopt.so.<ABI> for shared, none for static) and that it reports pkg-config's version of ecopt.
 # With --install, first `cmake --install BUILD_DIR --prefix PREFIX` (PREFIX is emptied first). CC chooses the
@@ -9,13 +11,16 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 examples=$here/examples
-install_from=
-if [ "${1:-}" = --install ]; then
-  install_from=${2:?--install needs a build directory}
-  shift 2
-fi
+install_from= subdir=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --install) install_from=${2:?--install needs a build directory}; shift 2 ;;
+  --subdir) subdir=1; shift ;;
+  *) break ;;
+  esac
+done
 if [ $# -ne 2 ]; then
-  echo "usage: check-examples.sh [--install BUILD_DIR] PREFIX WORK_DIR" >&2
+  echo "usage: check-examples.sh [--install BUILD_DIR] [--subdir] PREFIX WORK_DIR" >&2
   exit 2
 fi
 prefix=$1 work=$2
@@ -108,6 +113,28 @@ for kind in shared static; do
     failed=$((failed + 1))
   fi
 done
+
+# add_subdirectory: ecopt's sources inside the examples' project.
+if [ $subdir = 1 ]; then
+  out=$work/add_subdirectory-static
+  rm -rf "$out"
+  if cmake -S "$examples" -B "$out" -DCMAKE_C_COMPILER="$cc" -DECOPT_SOURCE_DIR="$here" -DBUILD_SHARED_LIBS=OFF \
+       >"$work/add_subdirectory.log" 2>&1 && cmake --build "$out" -j "$(nproc)" >>"$work/add_subdirectory.log" 2>&1; then
+    if grep -E '^(GMP|CJSON|SODIUM|LIBELF|Z3)_[A-Z_]*:|^[Zz]ydis_DIR:' "$out/CMakeCache.txt" >&2; then
+      echo "FAIL add_subdirectory/static: looked for the tools' or tests' packages (above)" >&2
+      failed=$((failed + 1))
+    elif [ "$(cd "$out" && ctest -N | sed -n 's/^Total Tests: //p')" != 0 ]; then
+      echo "FAIL add_subdirectory/static: ecopt registered tests in the parent project" >&2
+      failed=$((failed + 1))
+    else
+      for p in x25519 ed25519; do run_checked "add_subdirectory/static" "$out/$p"; done
+    fi
+  else
+    cat "$work/add_subdirectory.log" >&2
+    echo "FAIL add_subdirectory/static: configure or build failed" >&2
+    failed=$((failed + 1))
+  fi
+fi
 
 echo "check-examples: the examples against $prefix (ecopt $version):"
 echo "$passed passed, $failed failed"
