@@ -7,6 +7,9 @@
 #   make test SANITIZE=1      ASan + UBSan build (build/<cc>-asan), without the valgrind tests
 #   make test-slow            every test, including label slow
 #   make build                configure and build only
+#   make install PREFIX=DIR   build what is installed, then install libecopt (headers, libecopt.a, libecopt.so, ecopt.pc, the CMake
+#                             package) and the ecopt command under DIR (default /usr/local; DESTDIR is honoured)
+#   make install TOOLS=0      the same for the library alone (build/<cc>-lib; needs only libcrypto)
 #   make bench                build, then benchmark against libsodium and OpenSSL into build/<cc>/bench-results/
 #   make bench-check          build, then time `ecopt check` on four multiplies (bench/check_times.c)
 #   make bench-opt            build, then `ecopt opt` on CryptOpt's table of primes (bench/optimizer-table; long)
@@ -16,6 +19,8 @@
 SHELL := /bin/bash
 
 SANITIZE ?= 0
+TOOLS ?= 1
+PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 # build/<compiler>[-asan]: one directory per variant, since CMake fixes the compiler when it first configures.
@@ -34,17 +39,24 @@ else ifeq ($(SANITIZE),0)
 else
   $(error SANITIZE must be 0 or 1, not '$(SANITIZE)')
 endif
+# TOOLS=0: libecopt and its tests only (cmake -DECOPT_BUILD_TOOLS=OFF), in build/<compiler>[-asan]-lib.
+ifeq ($(TOOLS),0)
+  BUILD := $(BUILD)-lib
+  CMAKE_FLAGS += -DECOPT_BUILD_TOOLS=OFF
+else ifneq ($(TOOLS),1)
+  $(error TOOLS must be 0 or 1, not '$(TOOLS)')
+endif
 
 ECOPT_BIN := $(BUILD)/tools/ecopt
 # Where `make bench` and `make bench-opt` write their tables and charts: in the build directory, not the source tree.
 BENCH_OUT ?= $(BUILD)/bench-results
 
-.PHONY: all build test test-slow demo bench bench-check bench-opt regen deps clean help
+.PHONY: all build install test test-slow demo bench bench-check bench-opt regen deps clean help
 
 all: build
 
 help:
-	@sed -n '4,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '4,18p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	scripts/install-deps.sh
@@ -52,6 +64,13 @@ deps:
 build:
 	CC="$(CC)" cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
+
+install:
+	@[ "$(SANITIZE)" = 0 ] || { echo "make install: not with SANITIZE=1 (the library would need the sanitizers' runtime)" >&2; exit 2; }
+	@[ -n "$(PREFIX)" ] || { echo "make install: PREFIX is empty" >&2; exit 2; }
+	CC="$(CC)" cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS) --target ecopt_installed
+	cmake --install $(BUILD) --prefix "$(abspath $(PREFIX))"
 
 # Steps in order (deps, build, ctest) even under make -j.
 test:

@@ -21,13 +21,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ECOPT_API marks the exported functions (symbol visibility); empty when the build defines nothing else. */
-#ifndef ECOPT_API
-#define ECOPT_API
-#endif
-
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* ECOPT_API marks each function of this header, on the line before its declaration. libecopt is compiled with
+ * hidden visibility and ECOPT_BUILDING defined, so these functions, and nothing else, are exported from
+ * libecopt.so; for the library's users the mark is empty. A new public function gets the mark too: ctest
+ * build.exports fails unless the shared library exports exactly the functions declared in include/ecopt/. */
+#if defined(ECOPT_BUILDING) && defined(__GNUC__)
+#define ECOPT_API __attribute__((visibility("default")))
+#else
+#define ECOPT_API
 #endif
 
 #if defined(__GNUC__)
@@ -50,9 +55,11 @@ typedef enum ecopt_status {
 
 /* ecopt_strerror — one English sentence for a return code.
  * Returns: a static string; "unknown error code" for a value outside ecopt_status. */
+ECOPT_API
 const char *ecopt_strerror(int code);
 
 /* ecopt_version — the library version, e.g. "0.1.0". */
+ECOPT_API
 const char *ecopt_version(void);
 
 /* ------------------------------------------------------------------------------------------------------------
@@ -86,19 +93,23 @@ const char *ecopt_version(void);
  *          and every operation goes on working on it (never a silent switch to another backend).
  * Threads: may be called at any time, before or after the first operation and concurrently with other calls
  *          (see "Thread safety" above); operations already running finish on the backend they started with. */
-ECOPT_API int ecopt_backend_select(const char *name) ECOPT_WARN_UNUSED_RESULT;
+ECOPT_API
+int ecopt_backend_select(const char *name) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_backend_name — the name of the backend the operations dispatch to now ("adx", "adx51", "u64" or "u32").
  * Returns: a static string, never NULL. */
+ECOPT_API
 const char *ecopt_backend_name(void);
 
 /* ecopt_backend_init — set up the default backend choice now rather than at the first call; idempotent. Kept for
  * callers of earlier versions; ecopt_backend_select(NULL) does the same and more. The environment is not read.
  * Returns: ECOPT_OK (there is always a backend: u64 and u32 run on every CPU). */
+ECOPT_API
 int ecopt_backend_init(void);
 
 /* ecopt_backend_list — the names of all backends compiled in, in order of preference, separated by single spaces
  * ("adx adx51 u64 u32" on x86-64, "u64 u32" elsewhere). Returns: a static string. */
+ECOPT_API
 const char *ecopt_backend_list(void);
 
 /* ------------------------------------------------------------------------------------------------------------
@@ -106,7 +117,9 @@ const char *ecopt_backend_list(void);
  * ------------------------------------------------------------------------------------------------------------ */
 #define ECOPT_X25519_BYTES 32       /* scalar, u-coordinate and shared secret, each */
 #define ECOPT_X25519_SCALARBYTES 32
+ECOPT_API
 size_t ecopt_x25519_bytes(void);
+ECOPT_API
 size_t ecopt_x25519_scalarbytes(void);
 
 /* ecopt_x25519 — out = X25519(scalar, u) (RFC 7748 section 5).
@@ -116,8 +129,9 @@ size_t ecopt_x25519_scalarbytes(void);
  * Time:    constant in scalar (Montgomery ladder, conditional swaps by masks); u is treated as public.
  * Returns: ECOPT_OK; ECOPT_ERR_SMALL_ORDER when the result is all zero (u of small order or on the twist's
  *          small subgroup), checked in constant time, as RFC 7748 section 6.1 allows and TLS 1.3 requires:
- *          out is zeroed; ECOPT_ERR_UNSUPPORTED (no backend).
+ *          out is zeroed.
  * Source:  RFC 7748 sections 5 and 6.1. */
+ECOPT_API
 int ecopt_x25519(uint8_t out[ECOPT_X25519_BYTES], const uint8_t scalar[ECOPT_X25519_SCALARBYTES],
                  const uint8_t u[ECOPT_X25519_BYTES]) ECOPT_WARN_UNUSED_RESULT;
 
@@ -125,15 +139,17 @@ int ecopt_x25519(uint8_t out[ECOPT_X25519_BYTES], const uint8_t scalar[ECOPT_X25
  * Shapes:  pub 32 bytes; scalar 32 bytes (clamped here).
  * Alias:   pub may equal scalar.
  * Time:    constant in scalar.
- * Returns: ECOPT_OK; ECOPT_ERR_UNSUPPORTED (no backend).
+ * Returns: ECOPT_OK.
  * Source:  RFC 7748 section 6.1. */
+ECOPT_API
 int ecopt_x25519_base(uint8_t pub[ECOPT_X25519_BYTES],
                       const uint8_t scalar[ECOPT_X25519_SCALARBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_x25519_keygen — a fresh secret scalar from getrandom(2) and its public key.
  * Shapes:  scalar 32 random bytes (stored unclamped, as RFC 7748 keys are); pub 32 bytes.
  * Time:    constant in the secret.
- * Returns: ECOPT_OK; ECOPT_ERR_RNG (both outputs zeroed); ECOPT_ERR_UNSUPPORTED. */
+ * Returns: ECOPT_OK; ECOPT_ERR_RNG (both outputs zeroed). */
+ECOPT_API
 int ecopt_x25519_keygen(uint8_t scalar[ECOPT_X25519_SCALARBYTES],
                         uint8_t pub[ECOPT_X25519_BYTES]) ECOPT_WARN_UNUSED_RESULT;
 
@@ -177,10 +193,15 @@ int ecopt_x25519_keygen(uint8_t scalar[ECOPT_X25519_SCALARBYTES],
 #define ECOPT_ED25519_SIGNATUREBYTES 64
 #define ECOPT_ED25519_CONTEXTMAXBYTES 255
 #define ECOPT_ED25519PH_DIGESTBYTES 64 /* PH(M) = SHA-512(M), the input of the ..._prehashed functions */
+
+ECOPT_API
 size_t ecopt_ed25519_seedbytes(void);
+ECOPT_API
 size_t ecopt_ed25519_publickeybytes(void);
+ECOPT_API
 size_t ecopt_ed25519_signaturebytes(void);
-ECOPT_API size_t ecopt_ed25519ph_digestbytes(void);
+ECOPT_API
+size_t ecopt_ed25519ph_digestbytes(void);
 
 /* The secret key object. Its contents are private; copy it with memcpy, wipe it with the function below. */
 typedef struct ecopt_ed25519_secretkey {
@@ -191,48 +212,53 @@ typedef struct ecopt_ed25519_secretkey {
  * its public key A.
  * Shapes:  sk the object; pub 32 bytes (may be NULL when not wanted); seed 32 bytes.
  * Time:    constant in seed.
- * Returns: ECOPT_OK; ECOPT_ERR_NOMEM (SHA-512 unavailable); ECOPT_ERR_UNSUPPORTED (sk and pub zeroed on
- *          error).
+ * Returns: ECOPT_OK; ECOPT_ERR_NOMEM (SHA-512 unavailable; sk and pub zeroed).
  * Source:  RFC 8032 section 5.1.5. */
+ECOPT_API
 int ecopt_ed25519_keypair_from_seed(ecopt_ed25519_secretkey *sk, uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES],
                                     const uint8_t seed[ECOPT_ED25519_SEEDBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519_keygen — a fresh seed from getrandom(2), expanded as above.
  * Shapes:  seed 32 bytes out (may be NULL when not wanted); sk; pub 32 bytes (may be NULL).
- * Returns: ECOPT_OK; ECOPT_ERR_RNG; ECOPT_ERR_NOMEM; ECOPT_ERR_UNSUPPORTED (all outputs zeroed on error). */
+ * Returns: ECOPT_OK; ECOPT_ERR_RNG; ECOPT_ERR_NOMEM (all outputs zeroed on error). */
+ECOPT_API
 int ecopt_ed25519_keygen(uint8_t seed[ECOPT_ED25519_SEEDBYTES], ecopt_ed25519_secretkey *sk,
                          uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519_secretkey_public — copy the public key A held in sk. Shapes: pub 32 bytes. Time: constant. */
+ECOPT_API
 void ecopt_ed25519_secretkey_public(uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES], const ecopt_ed25519_secretkey *sk);
 
 /* ecopt_ed25519_secretkey_seed — copy the seed held in sk. Shapes: seed 32 bytes. Time: constant. */
+ECOPT_API
 void ecopt_ed25519_secretkey_seed(uint8_t seed[ECOPT_ED25519_SEEDBYTES], const ecopt_ed25519_secretkey *sk);
 
 /* ecopt_ed25519_secretkey_wipe — overwrite sk with zeros (not optimised away). */
+ECOPT_API
 void ecopt_ed25519_secretkey_wipe(ecopt_ed25519_secretkey *sk);
 
 /* ecopt_ed25519_sign — pure Ed25519 signature (RFC 8032 section 5.1.6), deterministic.
  * Shapes:  sig 64 bytes (R || S); msg msglen bytes (msg may be NULL when msglen is 0).
  * Alias:   sig may not overlap msg.
  * Time:    constant in sk; msg and msglen are public.
- * Returns: ECOPT_OK; ECOPT_ERR_NOMEM (SHA-512 unavailable); ECOPT_ERR_UNSUPPORTED (sig zeroed on error).
+ * Returns: ECOPT_OK; ECOPT_ERR_NOMEM (SHA-512 unavailable; sig zeroed).
  * Source:  RFC 8032 section 5.1.6. */
+ECOPT_API
 int ecopt_ed25519_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                        const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519ctx_sign — Ed25519ctx: as ecopt_ed25519_sign with dom2(0, ctx) (RFC 8032 section 5.1).
  * Shapes:  ctx ctxlen bytes, 1 <= ctxlen <= 255.
- * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen 0 or over 255; sig zeroed); ECOPT_ERR_NOMEM;
- *          ECOPT_ERR_UNSUPPORTED. */
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen 0 or over 255; sig zeroed); ECOPT_ERR_NOMEM. */
+ECOPT_API
 int ecopt_ed25519ctx_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                           const uint8_t *ctx, size_t ctxlen,
                           const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519ph_sign — Ed25519ph: signs PH(M) = SHA-512(msg) with dom2(1, ctx) (RFC 8032 section 5.1).
  * Shapes:  ctx ctxlen bytes, 0 <= ctxlen <= 255 (ctx may be NULL when ctxlen is 0).
- * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_NOMEM;
- *          ECOPT_ERR_UNSUPPORTED. */
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_NOMEM. */
+ECOPT_API
 int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                          const uint8_t *ctx, size_t ctxlen,
                          const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
@@ -249,15 +275,17 @@ int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_
  *          zeroed). Not checked: that digest is the SHA-512 of anything; any 64 bytes are signed as PH(M), so
  *          whoever supplies the digest chooses the message signed: compute it from the message yourself.
  * Source:  RFC 8032 sections 5.1 (PH = SHA-512) and 5.1.6. */
-ECOPT_API int ecopt_ed25519ph_sign_prehashed(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
-                                             const uint8_t digest[ECOPT_ED25519PH_DIGESTBYTES], const uint8_t *ctx,
-                                             size_t ctxlen, const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
+ECOPT_API
+int ecopt_ed25519ph_sign_prehashed(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
+                                   const uint8_t digest[ECOPT_ED25519PH_DIGESTBYTES], const uint8_t *ctx,
+                                   size_t ctxlen, const ecopt_ed25519_secretkey *sk) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519_verify — verify a pure Ed25519 signature under the STRICT policy above.
  * Shapes:  sig 64 bytes; msg msglen bytes; pub 32 bytes.
  * Time:    vartime: signature, message and public key are public.
  * Returns: ECOPT_OK (valid); ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER, ECOPT_ERR_VERIFY as listed in the policy;
- *          ECOPT_ERR_NOMEM (SHA-512 unavailable); ECOPT_ERR_UNSUPPORTED. */
+ *          ECOPT_ERR_NOMEM (SHA-512 unavailable). */
+ECOPT_API
 int ecopt_ed25519_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                          const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
@@ -265,24 +293,27 @@ int ecopt_ed25519_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const 
  * Shapes:  sig 64 bytes; msg msglen bytes; pub 32 bytes.
  * Time:    vartime: signature, message and public key are public.
  * Returns: ECOPT_OK (valid); ECOPT_ERR_ENCODING (A or R not a curve point, or S >= l); ECOPT_ERR_VERIFY;
- *          ECOPT_ERR_NOMEM; ECOPT_ERR_UNSUPPORTED.
+ *          ECOPT_ERR_NOMEM.
  * Source:  ZIP 215; RFC 8032 section 5.1.7. */
+ECOPT_API
 int ecopt_ed25519_verify_zip215(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                                 const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519_publickey_check — rules 1 and 2 of STRICT on a public key alone, e.g. when a key is imported.
  * Shapes:  pub 32 bytes.
  * Time:    vartime: the key is public.
- * Returns: ECOPT_OK; ECOPT_ERR_ENCODING (non-canonical, or not a curve point); ECOPT_ERR_SMALL_ORDER;
- *          ECOPT_ERR_UNSUPPORTED. */
+ * Returns: ECOPT_OK; ECOPT_ERR_ENCODING (non-canonical, or not a curve point); ECOPT_ERR_SMALL_ORDER. */
+ECOPT_API
 int ecopt_ed25519_publickey_check(const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519ctx_verify — Ed25519ctx verification (STRICT). ctxlen 1..255, else ECOPT_ERR_LENGTH. */
+ECOPT_API
 int ecopt_ed25519ctx_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                             const uint8_t *ctx, size_t ctxlen,
                             const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519ph_verify — Ed25519ph verification (STRICT) of SHA-512(msg). ctxlen 0..255, else ECOPT_ERR_LENGTH. */
+ECOPT_API
 int ecopt_ed25519ph_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                            const uint8_t *ctx, size_t ctxlen,
                            const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
@@ -294,10 +325,11 @@ int ecopt_ed25519ph_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], cons
  * Returns: ECOPT_OK (valid); ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER, ECOPT_ERR_VERIFY as in the STRICT
  *          policy; ECOPT_ERR_LENGTH (ctxlen over 255); ECOPT_ERR_NOMEM.
  * Source:  RFC 8032 section 5.1.7. */
-ECOPT_API int ecopt_ed25519ph_verify_prehashed(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
-                                               const uint8_t digest[ECOPT_ED25519PH_DIGESTBYTES], const uint8_t *ctx,
-                                               size_t ctxlen,
-                                               const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
+ECOPT_API
+int ecopt_ed25519ph_verify_prehashed(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
+                                     const uint8_t digest[ECOPT_ED25519PH_DIGESTBYTES], const uint8_t *ctx,
+                                     size_t ctxlen,
+                                     const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
 #ifdef __cplusplus
 }

@@ -4,8 +4,8 @@
 #   ECOPT_TEST_FIAT=../shared/fiat-json bash tests/cli/check.sh build/cc/tools/ecopt [CASE]
 if(TARGET ecopt_check AND TARGET ecopt_cli)
   find_program(CHECK_CLI_BASH bash REQUIRED)
-  get_filename_component(CHECK_CLI_FIAT "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
-  set(CHECK_CLI_SCRIPT ${CMAKE_SOURCE_DIR}/tests/cli/check.sh)
+  get_filename_component(CHECK_CLI_FIAT "${ECOPT_SHARED_DIR}/fiat-json" ABSOLUTE)
+  set(CHECK_CLI_SCRIPT ${PROJECT_SOURCE_DIR}/tests/cli/check.sh)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CHECK_CLI_SCRIPT})
   file(STRINGS ${CHECK_CLI_SCRIPT} check_cli_defs REGEX "^t_[a-z0-9_]+\\(\\)")
   foreach(def IN LISTS check_cli_defs)

@@ -9,7 +9,7 @@ add_executable(ecopt_mutate ${CMAKE_CURRENT_SOURCE_DIR}/check_mutate.c)
 target_compile_options(ecopt_mutate PRIVATE -O2)
 if(TARGET ecopt_check AND TARGET ecopt_gen AND TARGET ecopt_emit AND EXISTS ${PROJECT_SOURCE_DIR}/check/exec.c
    AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_check_corpus.c)
-  get_filename_component(CHECK_CORPUS_FIAT_DIR "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
+  get_filename_component(CHECK_CORPUS_FIAT_DIR "${ECOPT_SHARED_DIR}/fiat-json" ABSOLUTE)
   add_executable(test_check_corpus ${CMAKE_CURRENT_SOURCE_DIR}/test_check_corpus.c ${CMAKE_CURRENT_SOURCE_DIR}/ladder_prog.c)
   target_compile_options(test_check_corpus PRIVATE -O2)
   target_compile_definitions(test_check_corpus PRIVATE

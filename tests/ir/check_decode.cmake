@@ -5,7 +5,7 @@
 #   check.decode.corpus  fiat mul/square of 5 curves, emitted C compiled by gcc and clang, decoded and compared
 #                        with objdump -d -r; every instruction supported; prints the mnemonics per compiler
 if(TARGET ecopt_check)
-  get_filename_component(CHECK_DECODE_FIAT_DIR "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
+  get_filename_component(CHECK_DECODE_FIAT_DIR "${ECOPT_SHARED_DIR}/fiat-json" ABSOLUTE)
   add_executable(test_check_decode ${CMAKE_CURRENT_SOURCE_DIR}/test_check_decode.c ${CMAKE_CURRENT_SOURCE_DIR}/cc_util.c)
   target_compile_options(test_check_decode PRIVATE -O2)
   target_link_libraries(test_check_decode PRIVATE ecopt_check ecopt_emit ecopt_ir ${CMAKE_DL_LIBS})

@@ -5,7 +5,7 @@
 #                      output limb evaluates to what the native code computes (-O2, BMI2/ADX, -O3)
 #   check.exec.corpus.wide  every curve in ../shared/fiat-json, every operation the fiat reader takes, at -O2
 if(TARGET ecopt_check)
-  get_filename_component(CHECK_EXEC_FIAT_DIR "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
+  get_filename_component(CHECK_EXEC_FIAT_DIR "${ECOPT_SHARED_DIR}/fiat-json" ABSOLUTE)
   add_executable(test_check_exec ${CMAKE_CURRENT_SOURCE_DIR}/test_check_exec.c ${CMAKE_CURRENT_SOURCE_DIR}/cc_util.c)
   target_compile_options(test_check_exec PRIVATE -O2)
   target_link_libraries(test_check_exec PRIVATE ecopt_check ecopt_emit ecopt_ir ${CMAKE_DL_LIBS})

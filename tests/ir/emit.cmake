@@ -6,7 +6,7 @@
 #                  branch in the text or in the -O2/-O3 machine code
 #   emit.c.fiat    the same for the fiat-crypto functions
 
-get_filename_component(EMIT_FIAT_DIR "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
+get_filename_component(EMIT_FIAT_DIR "${ECOPT_SHARED_DIR}/fiat-json" ABSOLUTE)
 
 add_executable(test_lower ${CMAKE_CURRENT_SOURCE_DIR}/test_lower.c ${CMAKE_CURRENT_SOURCE_DIR}/emit_progs.c)
 target_compile_options(test_lower PRIVATE -O2)

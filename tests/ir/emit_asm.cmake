@@ -9,7 +9,7 @@
 #                   default and with random decisions goes through check_file and must be PROVED
 #                   (--require-proved; the random schedules are run, not checked: --check-shuffled)
 
-get_filename_component(EMIT_ASM_FIAT_DIR "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
+get_filename_component(EMIT_ASM_FIAT_DIR "${ECOPT_SHARED_DIR}/fiat-json" ABSOLUTE)
 
 add_executable(test_emit_asm ${CMAKE_CURRENT_SOURCE_DIR}/test_emit_asm.c ${CMAKE_CURRENT_SOURCE_DIR}/emit_progs.c
                              ${CMAKE_CURRENT_SOURCE_DIR}/cc_util.c)
@@ -24,7 +24,7 @@ endif()
 add_test(NAME emit.asm COMMAND test_emit_asm --iters ${EMIT_ASM_ITERS} --fiat ${EMIT_ASM_FIAT_DIR})
 set_tests_properties(emit.asm PROPERTIES LABELS ir SKIP_RETURN_CODE 77)
 # The same program linked with the checker (emit.asm.check).
-if(TARGET ecopt_check AND EXISTS ${CMAKE_SOURCE_DIR}/check/check.c AND EXISTS ${CMAKE_SOURCE_DIR}/check/exec.c)
+if(TARGET ecopt_check AND EXISTS ${PROJECT_SOURCE_DIR}/check/check.c AND EXISTS ${PROJECT_SOURCE_DIR}/check/exec.c)
   add_executable(test_emit_asm_check ${CMAKE_CURRENT_SOURCE_DIR}/test_emit_asm.c
                                      ${CMAKE_CURRENT_SOURCE_DIR}/emit_progs.c ${CMAKE_CURRENT_SOURCE_DIR}/cc_util.c)
   target_compile_options(test_emit_asm_check PRIVATE -O2)

@@ -5,8 +5,8 @@
 #                 random decisions, random node orders), compared with `cc -c`'s bytes; a few encoded functions run
 #                 against ir_eval; prints encode_asm_text's time on fiat_p256_mul.
 # Needs the checker's library (check/elf.h reads the object) and Zydis (the encoder; decoder to split gas's bytes).
-if(TARGET ecopt_check AND EXISTS ${CMAKE_SOURCE_DIR}/emit/encode.c)
-  get_filename_component(EMIT_ENCODE_FIAT_DIR "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
+if(TARGET ecopt_check AND EXISTS ${PROJECT_SOURCE_DIR}/emit/encode.c)
+  get_filename_component(EMIT_ENCODE_FIAT_DIR "${ECOPT_SHARED_DIR}/fiat-json" ABSOLUTE)
   add_executable(test_emit_encode ${CMAKE_CURRENT_SOURCE_DIR}/test_emit_encode.c
                                   ${CMAKE_CURRENT_SOURCE_DIR}/emit_progs.c ${CMAKE_CURRENT_SOURCE_DIR}/cc_util.c)
   target_compile_options(test_emit_encode PRIVATE -O2)

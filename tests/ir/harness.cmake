@@ -4,14 +4,14 @@
 # own self-test (it must catch wrong functions); node counts (`test_harness table`, a markdown table).
 # One ctest entry per group so that they run in parallel and fail separately.
 
-get_filename_component(HARNESS_FIAT_DIR "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
+get_filename_component(HARNESS_FIAT_DIR "${ECOPT_SHARED_DIR}/fiat-json" ABSOLUTE)
 
 add_executable(test_harness
   ${CMAKE_CURRENT_SOURCE_DIR}/test_harness.c
   ${CMAKE_CURRENT_SOURCE_DIR}/harness_ref.c
   ${CMAKE_CURRENT_SOURCE_DIR}/cc_util.c)
 target_compile_options(test_harness PRIVATE -O2)
-target_include_directories(test_harness PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/tests/ref)
+target_include_directories(test_harness PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/tests/ref)
 target_compile_definitions(test_harness PRIVATE
   HARNESS_FIAT_DIR="${HARNESS_FIAT_DIR}"
   HARNESS_LADDER_IR="${CMAKE_CURRENT_SOURCE_DIR}/ladderstep.ir")
@@ -31,7 +31,8 @@ set(HARNESS_GROUPS
   gen.mont.bls12_381_p gen.mont.bls12_381_r gen.mont.ed25519_l)
 file(GLOB HARNESS_FIAT_FILES "${HARNESS_FIAT_DIR}/*.json")
 if(NOT HARNESS_FIAT_FILES)
-  message(FATAL_ERROR "tests/ir/harness.cmake: no fiat-crypto JSON files in ${HARNESS_FIAT_DIR} (../shared)")
+  message(NOTICE "tests/ir/harness.cmake: no fiat-crypto JSON files in ${HARNESS_FIAT_DIR}: not registering "
+                 "ir.harness.fiat.* (set ECOPT_SHARED_DIR to the folder holding fiat-json/)")
 endif()
 foreach(file IN LISTS HARNESS_FIAT_FILES)
   get_filename_component(base "${file}" NAME_WE)

@@ -8,11 +8,11 @@
 #   search.cli              `ecopt opt` end to end (with the gcc/clang baselines), its header, `ecopt check` on the
 #                           output, and the exit codes of bad input
 if(TARGET ecopt_search)
-  get_filename_component(SEARCH_OPT_FIAT_DIR "${CMAKE_SOURCE_DIR}/../shared/fiat-json" ABSOLUTE)
+  get_filename_component(SEARCH_OPT_FIAT_DIR "${ECOPT_SHARED_DIR}/fiat-json" ABSOLUTE)
   add_executable(test_search_opt ${CMAKE_CURRENT_SOURCE_DIR}/test_search_opt.c ${CMAKE_CURRENT_SOURCE_DIR}/harness_ref.c
                                  ${CMAKE_CURRENT_SOURCE_DIR}/ladder_prog.c)
   target_compile_options(test_search_opt PRIVATE -O2)
-  target_include_directories(test_search_opt PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/tests/ref)
+  target_include_directories(test_search_opt PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/tests/ref)
   target_link_libraries(test_search_opt PRIVATE ecopt_search ecopt_check ecopt_emit ecopt_gen ecopt_ir ecopt_testref
                                                 PkgConfig::GMP PkgConfig::CJSON ${CMAKE_DL_LIBS})
   set(SEARCH_OPT_ARGS --fiat ${SEARCH_OPT_FIAT_DIR} --ladder ${CMAKE_CURRENT_SOURCE_DIR}/ladderstep.ir)
@@ -29,7 +29,7 @@ if(TARGET ecopt_search)
   endif()
   if(TARGET ecopt_bench_asm)
     add_test(NAME bench.asm_tool COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_bench_asm.sh $<TARGET_FILE:ecopt_bench_asm>
-                                         ${CMAKE_SOURCE_DIR})
+                                         ${PROJECT_SOURCE_DIR})
     list(APPEND SEARCH_OPT_TESTS bench.asm_tool)
   endif()
   set_tests_properties(${SEARCH_OPT_TESTS} PROPERTIES LABELS ir SKIP_RETURN_CODE 77)

@@ -2,7 +2,7 @@
 # random mutations of valid texts (never a crash; run it in the ASan build too). --iters sets the fuzz mutations.
 add_executable(test_text ${CMAKE_CURRENT_SOURCE_DIR}/test_text.c)
 target_compile_options(test_text PRIVATE -O2)
-target_compile_definitions(test_text PRIVATE TEXT_MD="${CMAKE_SOURCE_DIR}/ir/TEXT.md")
+target_compile_definitions(test_text PRIVATE TEXT_MD="${PROJECT_SOURCE_DIR}/ir/TEXT.md")
 target_link_libraries(test_text PRIVATE ecopt_ir PkgConfig::GMP)
 if(ECOPT_SANITIZE)
   add_test(NAME ir.text COMMAND test_text --iters 30000)
