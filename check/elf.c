@@ -224,6 +224,43 @@ out:
     return rc;
 }
 
+int check_source_conditional(const char *src, unsigned *line, char *what, size_t len)
+{
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    if (read_file(src, &buf, &n, NULL, 0) != 0)
+        return -1;
+    static const char *const dirs[] = { "ifdef", "ifndef", "if", "include" };
+    unsigned ln = 1;
+    int found = 0;
+    for (size_t i = 0; i < n && !found;) {
+        size_t j = i;
+        while (j < n && (buf[j] == ' ' || buf[j] == '\t'))
+            j++;
+        if (j < n && buf[j] == '#') {
+            j++;
+            while (j < n && (buf[j] == ' ' || buf[j] == '\t'))
+                j++;
+            for (size_t d = 0; d < sizeof dirs / sizeof dirs[0] && !found; d++) {
+                size_t k = strlen(dirs[d]);
+                if (j + k <= n && !memcmp(buf + j, dirs[d], k) &&
+                    (j + k == n || !(buf[j + k] == '_' || (unsigned)((buf[j + k] | 0x20) - 'a') < 26u ||
+                                     (unsigned)(buf[j + k] - '0') < 10u))) {
+                    snprintf(what, len, "#%s", dirs[d]);
+                    *line = ln;
+                    found = 1;
+                }
+            }
+        }
+        while (i < n && buf[i] != '\n')
+            i++;
+        i++;
+        ln++;
+    }
+    free(buf);
+    return found;
+}
+
 /* ---- ELF --------------------------------------------------------------------------------------------------------- */
 
 static int cmp_reloc(const void *a, const void *b)
@@ -578,7 +615,12 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
             snprintf(d->name, sizeof d->name, "%s%s", n, ver);
         }
     }
-    if (ndefs == 0) {
+    int has_fn = 0; /* a definition that could be the function (else the name is data: a usage error) */
+    for (size_t i = 0; i < ndefs; i++) {
+        int ty = GELF_ST_TYPE(defs[i].s.st_info);
+        has_fn |= ty == STT_FUNC || ty == STT_NOTYPE || ty == STT_GNU_IFUNC;
+    }
+    if (!has_fn) {
         char list[512] = "";
         size_t used = 0;
         unsigned listed = 0, more = 0;
@@ -597,7 +639,10 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
         }
         if (more)
             snprintf(list + used, sizeof list - used, ", ...");
-        if (undefined)
+        if (ndefs)
+            seterr(err, errlen, "%s: symbol `%s` is data (STT_%s), not a function; functions: %s", what, name,
+                   sym_type_name(GELF_ST_TYPE(defs[0].s.st_info)), listed ? list : "(none)");
+        else if (undefined)
             seterr(err, errlen, "%s: symbol `%s` is undefined, not a function defined here; functions: %s", what,
                    name, listed ? list : "(none)");
         else
@@ -828,9 +873,9 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
                 continue; /* its reach misses the function */
             if (a < lo || a >= hi) {
                 uint64_t from = rlo > lo ? rlo : lo, to = rhi < hi ? rhi : hi;
-                set_flaw(out, CHECK_CODE_RELOCATION, "%s at 0x%llx (%s), outside `%s` (0x%llx..0x%llx), rewrites "
-                         "its bytes +%llu..+%llu", k->name, (unsigned long long)a, rsecname, name,
-                         (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)(from - lo),
+                set_flaw(out, CHECK_CODE_RELOCATION, "%s at 0x%llx (%s), outside `%s` (bytes 0x%llx to 0x%llx), "
+                         "rewrites its bytes +%llu..+%llu", k->name, (unsigned long long)a, rsecname, name,
+                         (unsigned long long)lo, (unsigned long long)(hi - 1), (unsigned long long)(from - lo),
                          (unsigned long long)(to - lo - 1));
                 continue;
             }

@@ -73,6 +73,12 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
  * directory is unusable: "DIR: the temporary directory is unusable (TMPDIR): REASON"; fork or wait failed). */
 int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_t errlen);
 
+/* check_source_conditional — the first preprocessor directive of the .S file src that makes its code depend on the
+ * compiler driver that preprocesses it (#if, #ifdef, #ifndef, #include: `#ifdef __clang__`, -D flags, a header that
+ * differs between systems): 1 with its line number in *line and the directive in what ("#ifdef"), 0 when there is
+ * none, -1 when src cannot be read. (check_assemble proves nothing about another driver's reading of such a file.) */
+int check_source_conditional(const char *src, unsigned *line, char *what, size_t len);
+
 /* check_code_free — release out's buffers and empty it (also on an empty one). */
 void check_code_free(check_code *c);
 
