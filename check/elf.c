@@ -408,7 +408,11 @@ static const char *sym_type_name(int t)
 
 static const char *sym_bind_name(int b)
 {
-    return b == STB_LOCAL ? "LOCAL" : b == STB_GLOBAL ? "GLOBAL" : b == STB_WEAK ? "WEAK" : b == STB_GNU_UNIQUE ? "UNIQUE" : "binding?";
+    return b == STB_LOCAL    ? "LOCAL"
+           : b == STB_GLOBAL ? "GLOBAL"
+           : b == STB_WEAK   ? "WEAK"
+           : b == STB_GNU_UNIQUE ? "UNIQUE"
+                                 : "binding?";
 }
 
 /* describe — "`f@@V1` (FUNC GLOBAL at 0xa, .symtab)" */
@@ -617,8 +621,8 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
     }
     int has_fn = 0; /* a definition that could be the function (else the name is data: a usage error) */
     for (size_t i = 0; i < ndefs; i++) {
-        int ty = GELF_ST_TYPE(defs[i].s.st_info);
-        has_fn |= ty == STT_FUNC || ty == STT_NOTYPE || ty == STT_GNU_IFUNC;
+        int ty = GELF_ST_TYPE(defs[i].s.st_info), bi = GELF_ST_BIND(defs[i].s.st_info);
+        has_fn |= ty == STT_FUNC || ty == STT_GNU_IFUNC || (ty == STT_NOTYPE && bi != STB_LOCAL);
     }
     if (!has_fn) {
         char list[512] = "";

@@ -56,11 +56,11 @@ typedef struct {
 } check_code;
 
 /* check_code_read — the function `name` from path (.o, or .S/.s assembled first) into *out (free with
- * check_code_free). 0 (out->flaw may be set: the file was read, and the checker must reject it); or -1 with err (one line, size errlen), out left empty: the file cannot be read, it is
- * neither ELF nor .S/.s, it is not ELF64 x86-64, it is truncated or malformed (libelf's reason), the assembler
- * failed (its first error line), there is no such symbol (the message lists the function symbols there), the symbol
- * is undefined, not in a section with code, or of size 0; or -2 with err when the environment failed while
- * assembling a .S/.s (check_assemble's -2), not the file. */
+ * check_code_free). 0 (out->flaw may be set: the file was read, and the checker must reject it); or -1 with err (one
+ * line, size errlen), out left empty: the file cannot be read, it is neither ELF nor .S/.s, it is not ELF64 x86-64, it
+ * is truncated or malformed (libelf's reason), the assembler failed (its first error line), there is no such symbol
+ * (the message lists the function symbols there), the symbol is undefined, not in a section with code, or of size 0; or
+ * -2 with err when the environment failed while assembling a .S/.s (check_assemble's -2), not the file. */
 int check_code_read(const char *path, const char *name, check_code *out, char *err, size_t errlen);
 
 /* check_code_from_object — the same for an object already in memory (len bytes at obj; not kept). */
