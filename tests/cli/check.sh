@@ -558,6 +558,23 @@ t_symbol_binds_elsewhere() {
     readelf --dyn-syms -W alias.so | grep -q 'add1@@V1' || fail "alias.so has no add1@@V1"
     verdict 0 "" "$ECOPT" check alias.so --ir add.ir
     proved_line add1 1
+    # a linked file whose section header says .text lies where a clean copy is, while the loader maps a - b there
+    { printf '\t.text\n\t.globl add1\n\t.type add1, @function\n'; add_body add1 subq
+      printf '\t.size add1, .-add1\n\t.section .clean,"",@progbits\n'; add_body clean addq; } >lm.S
+    cc -c lm.S -o lm.o && ld -shared lm.o -o lm.so || fail "cannot link lm.so"
+    verdict 1 "^REJECTED add1: output-differs: " "$ECOPT" check lm.so --ir add.ir
+    local shoff idx clean
+    shoff=$(readelf -hW lm.so | sed -n 's/.*Start of section headers: *\([0-9]*\).*/\1/p')
+    idx=$(readelf -SW lm.so | sed -n 's/.*\[ *\([0-9]*\)\] \.text .*/\1/p')
+    clean=$(readelf -SW lm.so | sed -n 's/.*\] \.clean  *PROGBITS  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
+    [ -n "$shoff" ] && [ -n "$idx" ] && [ -n "$clean" ] || fail "cannot find .text and .clean in lm.so"
+    readelf -sW lm.so | grep -q ' 0000000000001000 .* add1$' && readelf -SW lm.so | grep -q '\.text .* 0000000000001000 ' ||
+        fail "add1 is not at the start of .text"
+    local v=$((0x$clean)) bytes="" k
+    for k in 0 1 2 3 4 5 6 7; do bytes+=$(printf '\\x%02x' $(((v >> (8 * k)) & 255))); done
+    printf "$bytes" | dd of=lm.so bs=1 seek=$((shoff + 64 * idx + 0x18)) conv=notrunc status=none || fail "patch"
+    readelf -SW lm.so | grep -q "\.text  *PROGBITS  *0000000000001000 0*$clean " || fail "the patch did not move .text"
+    verdict 1 "^REJECTED add1: symbol: \`add1\` .*: the loader maps other bytes there" "$ECOPT" check lm.so --ir add.ir
     { printf '\t.text\n\t.globl add1\n'; add_body add1 addq; } >label.S
     verdict 0 "" "$ECOPT" check label.S --ir add.ir
     proved_line add1 1
