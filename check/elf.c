@@ -483,6 +483,24 @@ static int in_comdat(Elf *e, size_t sec)
     return 0;
 }
 
+/* vaddr_to_offset — the file offset of the n bytes at virtual address va in a PT_LOAD segment's file image; 0 with
+ * *off, or -1 */
+static int vaddr_to_offset(Elf *e, size_t len, uint64_t va, uint64_t n, uint64_t *off)
+{
+    size_t nph = 0;
+    if (elf_getphdrnum(e, &nph) != 0)
+        return -1;
+    for (size_t i = 0; i < nph; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || va < ph.p_vaddr || va - ph.p_vaddr > ph.p_filesz ||
+            n > ph.p_filesz - (va - ph.p_vaddr) || ph.p_offset > len || ph.p_filesz > len - ph.p_offset)
+            continue;
+        *off = ph.p_offset + (va - ph.p_vaddr);
+        return 0;
+    }
+    return -1;
+}
+
 int check_code_from_object(const void *obj, size_t len, const char *what, const char *name, check_code *out,
                            char *err, size_t errlen)
 {
@@ -911,6 +929,99 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
                     rn = elf_strptr(e, rsymsh.sh_link, rs.st_name);
             }
             snprintf(cr->sym, sizeof cr->sym, "%s", rn && *rn ? rn : "?");
+        }
+    }
+    /* a linked file: the loader reads its relocation tables from the dynamic section (DT_RELA, DT_REL, DT_JMPREL,
+     * DT_RELR), not from section headers, which may omit or disguise one: each entry must be one seen above */
+    if (eh.e_type != ET_REL) {
+        size_t nph = 0;
+        if (elf_getphdrnum(e, &nph) != 0)
+            nph = 0;
+        for (size_t p = 0; p < nph; p++) {
+            GElf_Phdr ph;
+            if (!gelf_getphdr(e, (int)p, &ph) || ph.p_type != PT_DYNAMIC)
+                continue;
+            if (ph.p_offset > len || ph.p_filesz > len - ph.p_offset) {
+                set_flaw(out, CHECK_CODE_RELOCATION, "the dynamic section lies beyond the end of the file");
+                break;
+            }
+            uint64_t tab[4] = { 0, 0, 0, 0 }, tsz[4] = { 0, 0, 0, 0 }, pltrel = DT_RELA;
+            const uint8_t *dyn = (const uint8_t *)obj + ph.p_offset;
+            for (uint64_t k = 0; k + 16 <= ph.p_filesz; k += 16) {
+                int64_t tag;
+                uint64_t val;
+                memcpy(&tag, dyn + k, 8);
+                memcpy(&val, dyn + k + 8, 8);
+                if (tag == DT_NULL)
+                    break;
+                if (tag == DT_RELA) tab[0] = val;
+                if (tag == DT_RELASZ) tsz[0] = val;
+                if (tag == DT_REL) tab[1] = val;
+                if (tag == DT_RELSZ) tsz[1] = val;
+                if (tag == DT_JMPREL) tab[2] = val;
+                if (tag == DT_PLTRELSZ) tsz[2] = val;
+                if (tag == DT_PLTREL) pltrel = val;
+                if (tag == DT_RELR) tab[3] = val;
+                if (tag == DT_RELRSZ) tsz[3] = val;
+            }
+            for (int t = 0; t < 4; t++) {
+                if (!tab[t] || !tsz[t])
+                    continue;
+                uint64_t off;
+                if (vaddr_to_offset(e, len, tab[t], tsz[t], &off) != 0) {
+                    set_flaw(out, CHECK_CODE_RELOCATION, "a dynamic relocation table at 0x%llx is not in the file",
+                             (unsigned long long)tab[t]);
+                    continue;
+                }
+                const uint8_t *w = (const uint8_t *)obj + off;
+                int rela = t == 0 || (t == 2 && pltrel == DT_RELA);
+                if (t == 3) {
+                    uint64_t where = 0;
+                    for (uint64_t k = 0; k + 8 <= tsz[t]; k += 8) {
+                        uint64_t v;
+                        memcpy(&v, w + k, 8);
+                        for (unsigned b = 0; b < 64; b++) {
+                            uint64_t a = (v & 1) ? where + 8 * (uint64_t)(b - 1) : v;
+                            if (((v & 1) ? (b > 0 && (v >> b & 1)) : b == 0) && a < hi && a + 8 > lo)
+                                set_flaw(out, CHECK_CODE_RELOCATION, "an R_X86_64_RELATIVE relocation (DT_RELR) at "
+                                         "0x%llx rewrites bytes of `%s`", (unsigned long long)a, name);
+                        }
+                        where = (v & 1) ? where + 63 * 8 : v + 8;
+                    }
+                    continue;
+                }
+                uint64_t ent = rela ? 24 : 16;
+                for (uint64_t k = 0; k + ent <= tsz[t]; k += ent) {
+                    uint64_t a, info;
+                    memcpy(&a, w + k, 8);
+                    memcpy(&info, w + k + 8, 8);
+                    uint32_t type = (uint32_t)GELF_R_TYPE(info);
+                    const reloc_kind *kd = reloc_kind_of(type);
+                    if (!kd) {
+                        set_flaw(out, CHECK_CODE_RELOCATION, "a dynamic relocation of unknown type %u at 0x%llx: which "
+                                 "bytes it rewrites is not known", type, (unsigned long long)a);
+                        continue;
+                    }
+                    uint64_t after = kd->after;
+                    if (type == R_X86_64_COPY) { /* its symbol's size (.dynsym), or everything from a on */
+                        GElf_Sym cs;
+                        Elf_Data *dd = tabs[1] ? elf_getdata(tabs[1], NULL) : NULL;
+                        size_t si = GELF_R_SYM(info);
+                        after = dd && si && gelf_getsym(dd, (int)si, &cs) ? cs.st_size : UINT64_MAX / 2;
+                    }
+                    uint64_t rlo = a >= kd->before ? a - kd->before : 0;
+                    uint64_t rhi = a + after < a ? UINT64_MAX : a + after;
+                    if (rhi <= lo || rlo >= hi)
+                        continue;
+                    int seen = 0;
+                    for (size_t q = 0; q < nrelocs && !seen; q++)
+                        seen = relocs[q].offset == a - lo && relocs[q].type == type;
+                    if (!seen)
+                        set_flaw(out, CHECK_CODE_RELOCATION, "%s at 0x%llx (the dynamic section's table) rewrites bytes "
+                                 "of `%s` (bytes 0x%llx to 0x%llx)", kd->name, (unsigned long long)a, name,
+                                 (unsigned long long)lo, (unsigned long long)(hi - 1));
+                }
+            }
         }
     }
     if (nrelocs)

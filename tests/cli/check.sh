@@ -499,6 +499,15 @@ t_relocation_outside() {
     readelf -rW dyn.so | grep -q 'R_X86_64_64\|R_X86_64_RELATIVE' || { readelf -rW dyn.so >&2; fail "no text relocation"; }
     verdict 1 "^REJECTED add1: relocation: R_X86_64_(64|RELATIVE) at 0x[0-9a-f]+ \(\.rela\.dyn\), outside \`add1\`" \
         "$ECOPT" check dyn.so --ir add.ir
+    # the same with .rela.dyn's section header disguised as PROGBITS: the loader reads DT_RELA all the same
+    local shoff idx
+    shoff=$(readelf -hW dyn.so | sed -n 's/.*Start of section headers: *\([0-9]*\).*/\1/p')
+    idx=$(readelf -SW dyn.so | sed -n 's/.*\[ *\([0-9]*\)\] \.rela\.dyn .*/\1/p')
+    [ -n "$shoff" ] && [ -n "$idx" ] || fail "cannot find .rela.dyn in dyn.so"
+    printf '\x01' | dd of=dyn.so bs=1 seek=$((shoff + 64 * idx + 4)) conv=notrunc status=none || fail "patch"
+    readelf -SW dyn.so | grep -q '\.rela\.dyn  *PROGBITS' || fail "the patch did not disguise .rela.dyn"
+    verdict 1 "^REJECTED add1: relocation: R_X86_64_(64|RELATIVE) at 0x[0-9a-f]+ \(the dynamic section's table\)" \
+        "$ECOPT" check dyn.so --ir add.ir
 }
 
 # A name that ld or ld.so binds to other code than the clean copy that carries the name in the symbol table.
