@@ -69,6 +69,9 @@ static const char *const rule_names[CHECK_RULE_COUNT] = {
     [CHECK_RULE_OUTPUT_MISSING] = "output-missing",
     [CHECK_RULE_OUTPUT_DIFFERS] = "output-differs",
     [CHECK_RULE_UNPROVED] = "unproved",
+    [CHECK_RULE_RELOCATION] = "relocation",
+    [CHECK_RULE_SYMBOL] = "symbol",
+    [CHECK_RULE_FRAME_SIZE] = "frame-size",
 };
 
 const char *check_rule_name(check_rule r)
@@ -1258,6 +1261,12 @@ check_verdict check_function(const ir_func *f0, const check_code *code, const ch
     }
     if (nout == 0) {
         v = bad(r, "the program has no output array");
+        goto out;
+    }
+    /* the bytes and the name first: a proof of bytes that the callers of the name do not run proves nothing */
+    if (code->flaw != CHECK_CODE_SOUND) {
+        v = reject(r, code->flaw == CHECK_CODE_RELOCATION ? CHECK_RULE_RELOCATION : CHECK_RULE_SYMBOL,
+                   code->flaw_reason);
         goto out;
     }
     x = ex_ctx_new();

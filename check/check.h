@@ -51,12 +51,20 @@ typedef enum {
     CHECK_RULE_OUTPUT_MISSING,   /* an output limb never stored */
     CHECK_RULE_OUTPUT_DIFFERS,   /* a counterexample: inputs on which the code and the program differ */
     CHECK_RULE_UNPROVED,         /* normal forms differ and the solver gave no answer */
+    CHECK_RULE_RELOCATION,       /* a relocation from outside the function whose reach (elf.h) overlaps its
+                                    bytes, or one of a type whose reach is not known */
+    CHECK_RULE_SYMBOL,           /* the name may bind to other bytes than the ones read (elf.h): another
+                                    definition, a local, non-function or indirect one, a COMDAT copy, a section
+                                    not loaded as read, ... */
+    CHECK_RULE_FRAME_SIZE,       /* the stack reached more than a page below what was touched before it: the
+                                    bytes may lie beyond the guard page (exec.h) */
     CHECK_RULE_COUNT
 } check_rule;
 
 /* check_rule_name — a stable short label: "unknown-insn", "unsupported", "branch", "division", "rip-data",
  * "data-address", "memory-bounds", "store-input", "alias-order", "stack-unwritten", "unknown-value",
- * "callee-saved", "stack-unbalanced", "output-missing", "output-differs", "unproved" ("none" for NONE). */
+ * "callee-saved", "stack-unbalanced", "output-missing", "output-differs", "unproved", "relocation", "symbol",
+ * "frame-size" ("none" for NONE). */
 const char *check_rule_name(check_rule r);
 /* check_rule_parse — the inverse; -1 for an unknown label. */
 int check_rule_parse(const char *s);

@@ -306,14 +306,17 @@ int check_decode_code(const check_code *code, check_insn_list *out, char *err, s
 {
     if (check_decode(code->bytes, code->size, code->addr, out, err, errlen) != 0)
         return -1;
+    /* every instruction that a relocation's reach overlaps (its field, and the bytes a relaxing linker rewrites
+     * around it: elf.h), at least the one holding its offset */
     for (size_t r = 0; r < code->nrelocs; r++) {
-        uint64_t a = code->addr + code->relocs[r].offset;
-        for (size_t i = 0; i < out->n; i++)
-            if (a >= out->insns[i].addr && a < out->insns[i].addr + out->insns[i].len) {
-                if (out->insns[i].reloc < 0)
-                    out->insns[i].reloc = (int)r;
-                break;
-            }
+        const check_reloc *cr = &code->relocs[r];
+        uint64_t a = code->addr + cr->offset;
+        uint64_t lo = cr->offset >= cr->before ? a - cr->before : code->addr, hi = a + (cr->after ? cr->after : 1);
+        for (size_t i = 0; i < out->n; i++) {
+            const check_insn *in = &out->insns[i];
+            if (in->addr < hi && in->addr + in->len > lo && out->insns[i].reloc < 0)
+                out->insns[i].reloc = (int)r;
+        }
     }
     return 0;
 }

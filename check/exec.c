@@ -18,6 +18,13 @@
 
 #define REGION_STACK UINT32_MAX
 #define STACK_MAX ((int64_t)1 << 24) /* deepest frame modelled, bytes */
+/* The frame bound (exec.h): no stack byte touched and no rsp more than FRAME_PAGE bytes below the lowest stack
+ * byte touched before (at entry: the return address, which the call wrote at offset 0). The page below a touched
+ * byte is mapped or is the guard page, which faults; two pages below may be another thread's stack or any other
+ * mapping (the stack-clash attacks: Qualys, "The Stack Clash", 2017). It is the model of GCC's
+ * -fstack-clash-protection on x86-64 (the call's push is the first probe; no allocation of a page or more without
+ * a probe): a frame of any size passes when each page is touched in order. */
+#define FRAME_PAGE 4096
 
 /* A register or memory value: data (an expression below 2^64) or a pointer (region + byte offset). */
 typedef struct {
@@ -80,6 +87,7 @@ typedef struct {
     bool *out_stored; /* per array of f: some limb stored */
     check_exec_obs *obs;  /* NULL: nobody observes */
     const check_insn *first; /* insns->insns, for the observer's instruction index */
+    int64_t touched;  /* the lowest stack offset read or written so far (0: the return address) */
 } st;
 
 /* Zydis' ids of the general-purpose registers (rax 0, rcx 1, rdx 2, rbx 3, rsp 4, rbp 5, rsi 6, rdi 7, r8..r15) */
@@ -499,6 +507,12 @@ static int stack_bounds(st *s, int64_t off, unsigned bytes, bool write)
         return reject(s, CHECK_RULE_MEMORY_BOUNDS, "a %u-byte %s at stack offset %lld, outside [%lld, 0)%s", bytes,
                       write ? "store" : "load", (long long)off, (long long)low,
                       off < low && off + 128 >= low && s->no_red_zone ? " (the red zone is forbidden)" : "");
+    if (off < s->touched - FRAME_PAGE)
+        return reject(s, CHECK_RULE_FRAME_SIZE, "a %u-byte %s at stack offset %lld, more than %d bytes below the "
+                      "lowest stack byte touched before (offset %lld): it may lie beyond the guard page", bytes,
+                      write ? "store" : "load", (long long)off, FRAME_PAGE, (long long)s->touched);
+    if (off < s->touched)
+        s->touched = off;
     return 0;
 }
 
@@ -1394,6 +1408,10 @@ static int after_rsp(st *s, int64_t low_before)
     if (sp->off > 0)
         return reject(s, CHECK_RULE_STACK_UNBALANCED, "rsp moved above the return address (entry%+lld)",
                       (long long)sp->off);
+    if (sp->off < s->touched - FRAME_PAGE)
+        return reject(s, CHECK_RULE_FRAME_SIZE, "rsp at entry%+lld, more than %d bytes below the lowest stack byte "
+                      "touched before (offset %lld): a frame larger than a page must touch each page in order",
+                      (long long)sp->off, FRAME_PAGE, (long long)s->touched);
     if (sp->off < -STACK_MAX)
         return reject(s, CHECK_RULE_MEMORY_BOUNDS, "a stack frame deeper than %lld bytes", (long long)STACK_MAX);
     int64_t low = stack_low(s);

@@ -19,7 +19,10 @@
  * stored is STACK_UNWRITTEN); a load of input i after the first
  * store to an output that may alias it is ALIAS_ORDER. Stack: byte-exact cells; reading a byte never written is
  * STACK_UNWRITTEN; accesses must lie in [rsp - 128 (0 with no_red_zone), 0) relative to entry rsp, except reads of
- * the stack arguments [8, 8 + 8*nstack).
+ * the stack arguments [8, 8 + 8*nstack). The frame is bounded (FRAME_SIZE): no access and no rsp lies more than
+ * 4096 bytes (a page) below the lowest stack byte accessed before it, the return address at offset 0 being the
+ * first: without probes, every access lies in [entry rsp - 4096, entry rsp), red zone included; a larger frame
+ * touches each page in order (gcc -fstack-clash-protection's `sub $4096, %rsp; or $0, (%rsp)`).
  *
  * Execution runs in address order and stops at the first ret (only nop/int3 padding may follow it).
  *

@@ -153,6 +153,14 @@ int cli_cmd_check(int argc, char **argv)
         return rc;
     }
 
+    /* a .S read by the preprocessor: the verdict is for what this machine's `cc -c` made of it (elf.h) */
+    size_t fl = strlen(file);
+    unsigned cline = 0;
+    char cdir[16];
+    if (fl > 2 && !strcmp(file + fl - 2, ".S") && check_source_conditional(file, &cline, cdir, sizeof cdir) == 1)
+        fprintf(stderr, "ecopt check: warning: %s:%u: `%s`: the verdict is for the code that this system's cc -c "
+                "preprocessed and assembled; another compiler, assembler or -D flag may give other code (check the "
+                ".o that ships)\n", file, cline, cdir);
     check_function(f, &code, &co, &r);
     bool explain_oom = false;
     switch (r.verdict) {

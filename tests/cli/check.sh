@@ -438,10 +438,8 @@ t_red_team() {
     sed -e 's/\.globl add1//' add.S >local.S
     add_s subq
     cc -c local.S -o local.o && cc -c add.S -o global.o && ld -r local.o global.o -o both.o || fail "cannot build both.o"
-    local rc=0
-    "$ECOPT" check both.o --ir add.ir >out.txt 2>err.txt || rc=$?
-    [ "$rc" -eq 2 ] || fail "ambiguous symbol: exit $rc, expected 2"
-    grep -q "defined 2 times" err.txt || { cat err.txt >&2; fail "no 'defined 2 times' message"; }
+    verdict 1 "^REJECTED add1: symbol: \`add1\` has 2 definitions at different places" "$ECOPT" check both.o \
+        --ir add.ir
     # a relocated immediate in a shared object (.rela.dyn, applied by the loader)
     printf '\t.text\n\t.globl add1\n\t.type add1, @function\nadd1:\n\tmovq (%%rsi), %%rax\n\tmovabsq $zz, %%rcx\n' >so.S
     printf '\taddq %%rcx, %%rax\n\tmovq %%rax, (%%rdi)\n\tret\n\t.size add1, .-add1\n\t.data\nzz:\t.quad 0\n' >>so.S
@@ -522,6 +520,202 @@ t_explain() {
     grep -q '^explain: rule branch broken: ' out.txt || { cat out.txt >&2; fail "no rule line"; }
     grep -Eq '^explain: the instruction: 0x[0-9a-f]+: jz ' out.txt || { cat out.txt >&2; fail "no instruction line"; }
     expect 2 "^ecopt check: --explain: not with --quiet" "$ECOPT" check add.S --ir add.ir --explain --quiet
+}
+
+# ---- the bytes that callers of the name run (the rules relocation and symbol) ---------------------------------------
+
+# add_body NAME OP: the instructions of add1 with OP combining, under the label NAME (no directives)
+add_body() {
+    printf '%s:\n\tmovq (%%rsi), %%rax\n\t%s (%%rdx), %%rax\n\tmovq %%rax, (%%rdi)\n\tret\n' "$1" "$2"
+}
+
+# A relocation outside the function whose bytes reach into it: the linker rewrites the code that was checked (here
+# the first bytes of a nopl, which become `mov %rsi, %rdx; ...`-like garbage in the linked program).
+t_relocation_outside() {
+    add_ir
+    local type
+    for type in R_X86_64_PC64 R_X86_64_64; do
+        {
+            printf '\t.text\n\t.globl pad\npad:\n\t.reloc ., %s, 0\n\t.long 0\n' "$type"
+            printf '\t.globl add1\n\t.type add1, @function\nadd1:\n\tnopl 0(%%rax)\n'
+            printf '\tmovq (%%rsi), %%rax\n\taddq (%%rdx), %%rax\n\tmovq %%rax, (%%rdi)\n\tret\n\t.size add1, .-add1\n'
+        } >rel.S
+        verdict 1 "^REJECTED add1: relocation: $type at 0x0 \(\.rela\.text\), outside \`add1\` .*rewrites its bytes \+0\.\.\+3$" \
+            "$ECOPT" check rel.S --ir add.ir
+        cc -c rel.S -o rel.o || fail "cannot assemble rel.S"
+        verdict 1 "^REJECTED add1: relocation: $type " "$ECOPT" check rel.o --ir add.ir
+    done
+    # a 32-bit field two bytes before: its last two bytes are the function's
+    sed -i 's/\.reloc \., R_X86_64_64, 0/.reloc .+2, R_X86_64_PC32, 0/' rel.S
+    grep -q 'R_X86_64_PC32' rel.S || fail "sed did not rewrite rel.S"
+    verdict 1 "^REJECTED add1: relocation: R_X86_64_PC32 at 0x2 .*rewrites its bytes \+0\.\.\+1$" \
+        "$ECOPT" check rel.S --ir add.ir
+    # four bytes before a 4-byte field ends at the function: no overlap, PROVED (the control)
+    sed -i 's/\.reloc \.+2, R_X86_64_PC32, 0/.reloc ., R_X86_64_PC32, 0/' rel.S
+    verdict 0 "" "$ECOPT" check rel.S --ir add.ir
+    proved_line add1 1
+    # a type not known here: which bytes it rewrites is unknown (the type byte of the .o patched to 0xc8 = 200)
+    cc -c rel.S -o rel.o || fail "cannot assemble rel.S"
+    local off
+    off=$(readelf -SW rel.o | sed -n 's/.*\] \.rela\.text  *RELA  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
+    [ -n "$off" ] || fail "no .rela.text in rel.o"
+    printf '\xc8' | dd of=rel.o bs=1 seek=$((0x$off + 8)) conv=notrunc status=none || fail "cannot patch rel.o"
+    readelf -rW rel.o | grep -q 'unrecognized: c8' || { readelf -rW rel.o >&2; fail "the patch did not make type 200"; }
+    verdict 1 "^REJECTED add1: relocation: a relocation of unknown type 200 at 0x0 \(\.rela\.text\)" "$ECOPT" check \
+        rel.o --ir add.ir
+    # in a shared object: a text relocation (.rela.dyn, applied by the loader) of a word 4 bytes before add1
+    command -v ld >/dev/null || skip "ld not installed"
+    {
+        printf '\t.text\n\t.globl pad\npad:\n\t.reloc ., R_X86_64_64, zz\n\t.long 0\n\t.globl add1\n'
+        printf '\t.type add1, @function\nadd1:\n\tnopl 0(%%rax)\n\tmovq (%%rsi), %%rax\n\taddq (%%rdx), %%rax\n'
+        printf '\tmovq %%rax, (%%rdi)\n\tret\n\t.size add1, .-add1\n\t.data\n\t.globl zz\nzz:\t.quad 0\n'
+    } >dyn.S
+    cc -shared -o dyn.so dyn.S -Wl,-z,notext 2>cc.txt || { cat cc.txt >&2; skip "cannot link a text relocation"; }
+    readelf -rW dyn.so | grep -q 'R_X86_64_64\|R_X86_64_RELATIVE' || { readelf -rW dyn.so >&2; fail "no text relocation"; }
+    verdict 1 "^REJECTED add1: relocation: R_X86_64_(64|RELATIVE) at 0x[0-9a-f]+ \(\.rela\.dyn\), outside \`add1\`" \
+        "$ECOPT" check dyn.so --ir add.ir
+    # the same with .rela.dyn's section header disguised as PROGBITS: the loader reads DT_RELA all the same
+    local shoff idx
+    shoff=$(readelf -hW dyn.so | sed -n 's/.*Start of section headers: *\([0-9]*\).*/\1/p')
+    idx=$(readelf -SW dyn.so | sed -n 's/.*\[ *\([0-9]*\)\] \.rela\.dyn .*/\1/p')
+    [ -n "$shoff" ] && [ -n "$idx" ] || fail "cannot find .rela.dyn in dyn.so"
+    printf '\x01' | dd of=dyn.so bs=1 seek=$((shoff + 64 * idx + 4)) conv=notrunc status=none || fail "patch"
+    readelf -SW dyn.so | grep -q '\.rela\.dyn  *PROGBITS' || fail "the patch did not disguise .rela.dyn"
+    verdict 1 "^REJECTED add1: relocation: R_X86_64_(64|RELATIVE) at 0x[0-9a-f]+ \(the dynamic section's table\)" \
+        "$ECOPT" check dyn.so --ir add.ir
+}
+
+# A name that ld or ld.so binds to other code than the clean copy that carries the name in the symbol table.
+t_symbol_binds_elsewhere() {
+    add_ir
+    command -v ld >/dev/null || skip "ld not installed"
+    # a local clean add1 and `.symver impl, add1@@V1`: callers of add1 bind to impl (a - b)
+    {
+        printf '\t.text\n\t.type add1, @function\n'
+        add_body add1 addq
+        printf '\t.size add1, .-add1\n\t.globl impl\n\t.type impl, @function\n'
+        add_body impl subq
+        printf '\t.size impl, .-impl\n\t.symver impl, add1@@V1\n'
+    } >ver.S
+    verdict 1 "^REJECTED add1: symbol: \`add1\` has 2 definitions at different places, \`add1@@V1\` \(FUNC GLOBAL" \
+        "$ECOPT" check ver.S --ir add.ir
+    cc -c ver.S -o ver.o || fail "cannot assemble ver.S"
+    echo 'V1 { global: add1; local: *; };' >v.map
+    ld -shared --version-script v.map ver.o -o ver.so || fail "cannot link ver.so"
+    verdict 1 "^REJECTED add1: symbol: \`add1\` has [0-9]+ definitions at different places" "$ECOPT" check ver.so \
+        --ir add.ir
+    # the dynamic symbol table alone (strip: no .symtab): add1@@V1 is the one definition, impl's a - b
+    strip -o ver-stripped.so ver.so || fail "strip"
+    verdict 1 "^REJECTED add1: output-differs: " "$ECOPT" check ver-stripped.so --ir add.ir
+    # ld -r of a local FUNC add1 and a GLOBAL OBJECT add1 in .text (a - b): callers bind to the object
+    { printf '\t.text\n\t.type add1, @function\n'; add_body add1 addq; printf '\t.size add1, .-add1\n'; } >loc.S
+    { printf '\t.text\n\t.globl add1\n\t.type add1, @object\n'; add_body add1 subq; printf '\t.size add1, .-add1\n'; } >obj.S
+    cc -c loc.S -o loc.o && cc -c obj.S -o obj.o && ld -r loc.o obj.o -o lo.o || fail "cannot build lo.o"
+    verdict 1 "^REJECTED add1: symbol: \`add1\` has 2 definitions at different places, \`add1\` \(FUNC LOCAL at 0x0, \.symtab\) and \`add1\` \(OBJECT GLOBAL" \
+        "$ECOPT" check lo.o --ir add.ir
+    ld -shared lo.o -o lo.so || fail "cannot link lo.so"
+    verdict 1 "^REJECTED add1: symbol: \`add1\` has [0-9]+ definitions at different places" "$ECOPT" check lo.so \
+        --ir add.ir
+    strip -o lo-stripped.so lo.so || fail "strip"
+    expect 2 "not a function" "$ECOPT" check lo-stripped.so --ir add.ir
+    # a local definition alone: other files' callers of add1 reach another definition or none
+    verdict 1 "^REJECTED add1: symbol: \`add1\` \(FUNC LOCAL at 0x0, \.symtab\) is not GLOBAL or WEAK" "$ECOPT" check \
+        loc.S --ir add.ir
+    # an indirect function: its resolver picks the code at run time
+    sed 's/@object/@gnu_indirect_function/; s/subq/addq/' obj.S >ifunc.S
+    verdict 1 "^REJECTED add1: symbol: \`add1\` \(GNU_IFUNC GLOBAL .* is an indirect function" "$ECOPT" check \
+        ifunc.S --ir add.ir
+    # a COMDAT group: the linker keeps one copy of the group, perhaps another file's
+    {
+        printf '\t.section .text.add1,"axG",@progbits,add1,comdat\n\t.globl add1\n\t.type add1, @function\n'
+        add_body add1 addq
+        printf '\t.size add1, .-add1\n'
+    } >comdat.S
+    verdict 1 "^REJECTED add1: symbol: .* of a COMDAT group" "$ECOPT" check comdat.S --ir add.ir
+    # controls, PROVED: a weak definition; a versioned one in .dynsym (add1@@V1) with its .symtab copy; a label
+    sed 's/^\t\.type add1, @object/\t.type add1, @function/; s/\.globl add1/.weak add1/; s/subq/addq/' obj.S >weak.S
+    verdict 0 "" "$ECOPT" check weak.S --ir add.ir
+    proved_line add1 1
+    { printf '\t.text\n\t.globl add1\n\t.type add1, @function\n'; add_body add1 addq
+      printf '\t.size add1, .-add1\n'; } >alias.S
+    cc -c alias.S -o alias.o && ld -shared --version-script v.map alias.o -o alias.so || fail "cannot link alias.so"
+    readelf --dyn-syms -W alias.so | grep -q 'add1@@V1' || fail "alias.so has no add1@@V1"
+    verdict 0 "" "$ECOPT" check alias.so --ir add.ir
+    proved_line add1 1
+    # a linked file whose section header says .text lies where a clean copy is, while the loader maps a - b there
+    { printf '\t.text\n\t.globl add1\n\t.type add1, @function\n'; add_body add1 subq
+      printf '\t.size add1, .-add1\n\t.section .clean,"",@progbits\n'; add_body clean addq; } >lm.S
+    cc -c lm.S -o lm.o && ld -shared lm.o -o lm.so || fail "cannot link lm.so"
+    verdict 1 "^REJECTED add1: output-differs: " "$ECOPT" check lm.so --ir add.ir
+    local shoff idx clean
+    shoff=$(readelf -hW lm.so | sed -n 's/.*Start of section headers: *\([0-9]*\).*/\1/p')
+    idx=$(readelf -SW lm.so | sed -n 's/.*\[ *\([0-9]*\)\] \.text .*/\1/p')
+    clean=$(readelf -SW lm.so | sed -n 's/.*\] \.clean  *PROGBITS  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
+    [ -n "$shoff" ] && [ -n "$idx" ] && [ -n "$clean" ] || fail "cannot find .text and .clean in lm.so"
+    readelf -sW lm.so | grep -q ' 0000000000001000 .* add1$' && readelf -SW lm.so | grep -q '\.text .* 0000000000001000 ' ||
+        fail "add1 is not at the start of .text"
+    local v=$((0x$clean)) bytes="" k
+    for k in 0 1 2 3 4 5 6 7; do bytes+=$(printf '\\x%02x' $(((v >> (8 * k)) & 255))); done
+    printf "$bytes" | dd of=lm.so bs=1 seek=$((shoff + 64 * idx + 0x18)) conv=notrunc status=none || fail "patch"
+    readelf -SW lm.so | grep -q "\.text  *PROGBITS  *0000000000001000 0*$clean " || fail "the patch did not move .text"
+    verdict 1 "^REJECTED add1: symbol: \`add1\` .*: the loader maps other bytes there" "$ECOPT" check lm.so --ir add.ir
+    { printf '\t.text\n\t.globl add1\n'; add_body add1 addq; } >label.S
+    verdict 0 "" "$ECOPT" check label.S --ir add.ir
+    proved_line add1 1
+}
+
+# ---- the frame bound (the rule frame-size) --------------------------------------------------------------------------
+
+t_frame_size() {
+    add_ir
+    # 16 MB below the stack, far past any guard page: rejected at the subq
+    add_s addq $'\tsubq $16777000, %rsp\n\tmovq %rax, (%rsp)\n\taddq $16777000, %rsp'
+    verdict 1 "^REJECTED add1: frame-size: rsp at entry-16777000, more than 4096 bytes below" "$ECOPT" check add.S \
+        --ir add.ir
+    # one page: fine; the red zone below it is a second page
+    add_s addq $'\tsubq $4096, %rsp\n\tmovq %rax, (%rsp)\n\taddq $4096, %rsp'
+    verdict 0 "" "$ECOPT" check add.S --ir add.ir
+    proved_line add1 1
+    add_s addq $'\tsubq $4096, %rsp\n\tmovq %rcx, -8(%rsp)\n\taddq $4096, %rsp'
+    verdict 1 "^REJECTED add1: frame-size: a 8-byte store at stack offset -4104, more than 4096 bytes below" \
+        "$ECOPT" check add.S --ir add.ir
+    # the red zone of a frame within the page (CryptOpt's p434: sub rsp, 1800, then [rsp - 0x80])
+    add_s addq $'\tsubq $1800, %rsp\n\tmovq %rcx, -128(%rsp)\n\taddq $1800, %rsp'
+    verdict 0 "" "$ECOPT" check add.S --ir add.ir
+    proved_line add1 1
+    # a larger frame touched page by page in order
+    add_s addq $'\tsubq $4096, %rsp\n\tmovq $0, (%rsp)\n\tsubq $4096, %rsp\n\tmovq $0, (%rsp)\n\tsubq $4000, %rsp\n\tmovq %rcx, -96(%rsp)\n\taddq $12192, %rsp'
+    verdict 0 "" "$ECOPT" check add.S --ir add.ir
+    proved_line add1 1
+    # ... but not 8 bytes short of a page
+    add_s addq $'\tsubq $4096, %rsp\n\tmovq $0, 8(%rsp)\n\tsubq $4096, %rsp\n\tmovq $0, (%rsp)\n\taddq $8192, %rsp'
+    verdict 1 "^REJECTED add1: frame-size: rsp at entry-8192, more than 4096 bytes below the lowest stack byte touched before \(offset -4088\)" \
+        "$ECOPT" check add.S --ir add.ir
+}
+
+# ---- a .S that another compiler driver reads differently -------------------------------------------------------------
+
+# The proof is for the bytes this system's `cc -c` made of the .S: under #ifdef __clang__ clang assembles other code.
+# ecopt check says so on stderr (one line, the verdict unchanged); the .o that clang made is checked as what it is.
+t_preprocessor_conditional() {
+    add_ir
+    {
+        printf '\t.text\n\t.globl add1\n\t.type add1, @function\nadd1:\n\tmovq (%%rsi), %%rax\n#ifdef __clang__\n'
+        printf '\tsubq (%%rdx), %%rax\n#else\n\taddq (%%rdx), %%rax\n#endif\n\tmovq %%rax, (%%rdi)\n\tret\n'
+        printf '\t.size add1, .-add1\n'
+    } >cond.S
+    local rc=0
+    "$ECOPT" check cond.S --ir add.ir >out.txt 2>err.txt || rc=$?
+    [ "$rc" -eq 0 ] || { cat out.txt err.txt >&2; fail "cond.S with gcc's preprocessor: exit $rc, expected 0"; }
+    proved_line add1 1
+    [ "$(wc -l <err.txt)" -eq 1 ] && grep -q '^ecopt check: warning: cond.S:6: `#ifdef`: .*check the .o that ships' \
+        err.txt || { cat err.txt >&2; fail "no one-line warning naming cond.S:6 and #ifdef"; }
+    # no warning for a .S without conditionals, nor for the .o
+    add_s addq
+    verdict 0 "" "$ECOPT" check add.S --ir add.ir
+    command -v clang >/dev/null || skip "clang not installed"
+    clang -c cond.S -o cond.o || fail "clang cannot assemble cond.S"
+    verdict 1 "^REJECTED add1: output-differs: " "$ECOPT" check cond.o --ir add.ir
 }
 
 run_cases
