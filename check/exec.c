@@ -675,6 +675,23 @@ static int write_op(st *s, unsigned i, const val *v)
     return mem_write(s, region, off, o->size, &t);
 }
 
+/* read_op_any — read_op, except that a partial read of a register holding a pointer gives the pointer (for the
+ * flag-only instructions, which treat it as an opaque value) */
+static int read_op_any(st *s, unsigned i, unsigned w, val *v)
+{
+    const check_operand *o = &s->in->ops[i];
+    if (o->kind == CHECK_OPND_REG) {
+        regref rr;
+        TRY(reg_ref(s, o->reg, &rr));
+        const val *cur = rr.kind ? &s->xmm[rr.idx] : &s->gpr[rr.idx];
+        if (cur->ptr) {
+            *v = *cur;
+            return 0;
+        }
+    }
+    return read_op(s, i, w, v);
+}
+
 /* read_data — operand i as data below 2^w */
 static int read_data(st *s, unsigned i, unsigned w, ex_id *e)
 {
@@ -738,6 +755,21 @@ static ZydisRegister gpr_of(unsigned idx, unsigned size)
 
 /* ---- instruction groups ------------------------------------------------------------------------------------------ */
 
+/* opaque_op — operand i of test / cmp as data below 2^w, where a pointer (whose address is not modelled) becomes a
+ * fresh unknown value: the flags computed from it are unknown, so a later use of ZF, SF, PF (or cmp's CF, OF) is
+ * UNKNOWN_VALUE where it is used, while test's CF = OF = 0 stay known (CryptOpt: `test %al, %al` on a register
+ * that holds a pointer, to clear CF and OF) */
+static int opaque_op(st *s, unsigned i, unsigned w, ex_id *e)
+{
+    val v;
+    TRY(read_op_any(s, i, w, &v));
+    if (v.ptr)
+        *e = ck(s, ex_unknown(s->x, w));
+    else
+        *e = w < 64 ? trunc_(s, w, v.e) : v.e;
+    return s->bad ? -1 : 0;
+}
+
 /* add sub adc sbb cmp (and the pointer forms of add/sub: rsp adjustments) */
 static int exec_addsub(st *s, bool sub, bool carry, bool write)
 {
@@ -745,7 +777,7 @@ static int exec_addsub(st *s, bool sub, bool carry, bool write)
     unsigned w = in->operand_width;
     const check_operand *d = &in->ops[0];
     /* pointer + constant: rsp adjustment, an array pointer advanced */
-    if (!carry && d->kind == CHECK_OPND_REG && w == 64) {
+    if (!carry && write && d->kind == CHECK_OPND_REG && w == 64) {
         val dv, sv;
         TRY(read_reg(s, d->reg, &dv));
         if (dv.ptr) {
@@ -767,6 +799,9 @@ static int exec_addsub(st *s, bool sub, bool carry, bool write)
         /* the idioms sub r, r (0) and sbb r, r (0 - CF: all ones or 0): r - r is 0 whatever r held (also a pointer
          * or a register's value at entry), so computing 0 - 0 - c gives the same result and every flag */
         a = b = k_(s, 0);
+    } else if (!write) { /* cmp: a pointer operand is an opaque value */
+        TRY(opaque_op(s, 0, w, &a));
+        TRY(opaque_op(s, 1, w, &b));
     } else {
         TRY(read_data(s, 0, w, &a));
         TRY(read_data(s, 1, w, &b));
@@ -785,6 +820,37 @@ static int exec_addsub(st *s, bool sub, bool carry, bool write)
     set_flag(s, F_CF, cf);
     set_lazy(s, sub ? OP_SUB : OP_ADD, w, a, b, r);
     return write ? write_data(s, 0, r) : 0;
+}
+
+/* inc / dec: a + 1 / a - 1 with OF SF ZF AF PF as add / sub of 1 set them and CF untouched (SDM "INC", "DEC").
+ * On a pointer register: the offset moves by one and the five flags are opaque (H_UNDEF, as for add). */
+static int exec_incdec(st *s, bool dec)
+{
+    const check_insn *in = s->in;
+    unsigned w = in->operand_width;
+    const check_operand *d = &in->ops[0];
+    static const int five[5] = { F_OF, F_SF, F_ZF, F_AF, F_PF };
+    if (d->kind == CHECK_OPND_REG && w == 64) {
+        val dv;
+        TRY(read_reg(s, d->reg, &dv));
+        if (dv.ptr) {
+            for (int i = 0; i < 5; i++)
+                set_how(s, five[i], H_UNDEF);
+            dv.off = wadd(dv.off, dec ? ~(uint64_t)0 : 1);
+            return write_reg(s, d->reg, &dv);
+        }
+    }
+    ex_id a = 0, one = k_(s, 1), z = k_(s, 0), r = 0, cf = 0;
+    TRY(read_data(s, 0, w, &a));
+    if (s->bad)
+        return -1;
+    int rc = dec ? ex_subborrow(s->x, w, z, a, one, &r, &cf) : ex_addcarry(s->x, w, z, a, one, &r, &cf);
+    if (rc) {
+        s->bad = true;
+        return -1;
+    }
+    set_lazy(s, dec ? OP_SUB : OP_ADD, w, a, one, r);
+    return write_data(s, 0, r);
 }
 
 /* adcx (CF) and adox (OF): an add with carry that touches one flag */
@@ -811,6 +877,10 @@ static int exec_logic(st *s, ZydisMnemonic m, bool write)
     if (m == ZYDIS_MNEMONIC_XOR && in->ops[0].kind == CHECK_OPND_REG && in->ops[1].kind == CHECK_OPND_REG &&
         in->ops[0].reg == in->ops[1].reg) {
         r = k_(s, 0); /* the zero idiom */
+    } else if (!write) { /* test: a pointer operand is an opaque value */
+        TRY(opaque_op(s, 0, w, &a));
+        TRY(opaque_op(s, 1, w, &b));
+        r = ck(s, ex_and(s->x, w, a, b));
     } else {
         TRY(read_data(s, 0, w, &a));
         TRY(read_data(s, 1, w, &b));
@@ -1285,6 +1355,8 @@ static int exec_one(st *s)
     case ZYDIS_MNEMONIC_ADCX: return exec_adx(s, F_CF);
     case ZYDIS_MNEMONIC_ADOX: return exec_adx(s, F_OF);
     case ZYDIS_MNEMONIC_NEG: return exec_neg(s);
+    case ZYDIS_MNEMONIC_INC: return exec_incdec(s, false);
+    case ZYDIS_MNEMONIC_DEC: return exec_incdec(s, true);
     case ZYDIS_MNEMONIC_MUL: return exec_mul(s);
     case ZYDIS_MNEMONIC_MULX: return exec_mulx(s);
     case ZYDIS_MNEMONIC_IMUL: return exec_imul(s);
