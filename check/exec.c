@@ -77,6 +77,7 @@ typedef struct {
     size_t nsv, capsv;
     ex_id *const *out;
     bool *out_stored; /* per array of f: some limb stored */
+    int32_t same_as[16]; /* per array of f: an output's pointer equals input same_as[j]'s (-1: disjoint) */
 } st;
 
 /* Zydis' ids of the general-purpose registers (rax 0, rcx 1, rdx 2, rbx 3, rsp 4, rbp 5, rsi 6, rdi 7, r8..r15) */
@@ -500,18 +501,28 @@ static int mem_read(st *s, uint32_t region, int64_t off, unsigned size, val *v)
         uint32_t limb = 0;
         TRY(limb_of(s, region, off, bytes, false, &limb));
         const ir_array *a = &s->f->arr[region];
+        /* one memory per aliasing case: an output equal to input i reads i's limbs until it stores them, and
+         * input i reads what that output stored (at most one output equals a given input) */
+        uint32_t in_arr = region;
         if (a->is_output) {
-            if (!s->out_stored[region] || !s->out[region][limb])
+            if (s->out_stored[region] && s->out[region][limb]) {
+                v->e = s->out[region][limb];
+                return 0;
+            }
+            int32_t i = s->same_as[region];
+            if (i < 0 || limb >= s->f->arr[i].len)
                 return reject(s, CHECK_RULE_STACK_UNWRITTEN, "a load of %s[%u] before it was stored", a->name, limb);
-            v->e = s->out[region][limb];
-            return 0;
+            in_arr = (uint32_t)i;
+        } else {
+            for (uint32_t j = 0; j < s->f->narr; j++)
+                if (s->f->arr[j].is_output && s->same_as[j] == (int32_t)region && limb < s->f->arr[j].len &&
+                    s->out[j][limb]) {
+                    v->e = s->out[j][limb];
+                    return 0;
+                }
         }
-        for (uint32_t j = 0; j < s->f->narr; j++)
-            if (s->f->arr[j].is_output && s->out_stored[j] && j < 64 && region < 64 &&
-                (s->f->arr[j].alias >> region & 1))
-                return reject(s, CHECK_RULE_ALIAS_ORDER, "a load of %s[%u] after a store to %s, which may alias it",
-                              a->name, limb, s->f->arr[j].name);
-        v->e = ck(s, ex_input(s->x, region, limb, a->lo[limb], a->hi[limb]));
+        const ir_array *ia = &s->f->arr[in_arr];
+        v->e = ck(s, ex_input(s->x, in_arr, limb, ia->lo[limb], ia->hi[limb]));
         return s->bad ? -1 : 0;
     }
     if (off >= 0) {
@@ -1451,6 +1462,12 @@ static int after_rsp(st *s, int64_t low_before)
 int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
                ex_id *const *out, check_result *r)
 {
+    return check_exec_case(x, f, argmap, insns, no_red_zone, NULL, out, r);
+}
+
+int check_exec_case(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
+                    bool no_red_zone, const int32_t *same_as, ex_id *const *out, check_result *r)
+{
     if (!r)
         return -1;
     r->ninsns = 0;
@@ -1474,6 +1491,20 @@ int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_
         }
     st s;
     memset(&s, 0, sizeof s);
+    for (uint32_t j = 0; j < 16; j++)
+        s.same_as[j] = -1;
+    if (same_as)
+        for (uint32_t j = 0; j < f->narr; j++) {
+            int32_t i = same_as[j];
+            if (i < 0)
+                continue;
+            if (!f->arr[j].is_output || (uint32_t)i >= f->narr || f->arr[i].is_output)
+                return bad_input(r, "check_exec: an aliasing case must pair an output with an input");
+            for (uint32_t k = 0; k < j; k++)
+                if (s.same_as[k] == i)
+                    return bad_input(r, "check_exec: two outputs equal to one input");
+            s.same_as[j] = i;
+        }
     s.x = x;
     s.f = f;
     s.argmap = argmap;

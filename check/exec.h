@@ -16,8 +16,8 @@
  * Memory: an address is base + index * scale + disp where base/index hold pointers or constants; anything else is
  * DATA_ADDRESS. Argument arrays: whole 64-bit limbs at offsets 8*i inside [0, 8*len); input arrays read-only
  * (a store is STORE_INPUT), an output array's limb reads back what was stored (a read of an output limb never
- * stored is STACK_UNWRITTEN); a load of input i after the first
- * store to an output that may alias it is ALIAS_ORDER. Stack: byte-exact cells; reading a byte never written is
+ * stored is STACK_UNWRITTEN); the arrays are disjoint, or in one aliasing case (check_exec_case) an output and the
+ * input it equals are one memory. Stack: byte-exact cells; reading a byte never written is
  * STACK_UNWRITTEN; accesses must lie in [rsp - 128 (0 with no_red_zone), 0) relative to entry rsp, except reads of
  * the stack arguments [8, 8 + 8*nstack).
  *
@@ -61,5 +61,14 @@
  * r->has_addr/r->addr. Out of memory or a malformed request: -1 with r->verdict BAD_INPUT and r->reason. */
 int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
                ex_id *const *out, check_result *r);
+
+/* check_exec_case — check_exec in one aliasing case: same_as[j] (per array of f; NULL: all -1) is, for an output
+ * array j, the input array whose pointer it equals (-1: disjoint from every input). The two then share one memory:
+ * a load of the input reads what the output stored at that limb, a load of the output before it stored the limb
+ * reads the input's value; out[j][i] is still what output j stored last. Each output may equal at most one input
+ * and each input at most one output (else BAD_INPUT); whether the program allows the pairing is the caller's
+ * matter (check.c runs the cases ir_array.alias allows). */
+int check_exec_case(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
+                    bool no_red_zone, const int32_t *same_as, ex_id *const *out, check_result *r);
 
 #endif
