@@ -31,8 +31,12 @@
  *   - shift and bzhi counts from a register need their low 8 bits constant (else UNSUPPORTED); a count of 0
  *     leaves the flags and still writes the destination (a 32-bit one is zero-extended);
  *   - 64-bit shld is the IR's shrd of the pair (a:b >> (64 - k)), shrd is ex_shrd, so u128 shifts meet the IR's;
- *   - pointers: add/sub of a constant and lea keep them pointers (the flags of such an add are undefined); a
- *     partial read of a pointer, a pointer stored into an output, other arithmetic on one is UNSUPPORTED; an
+ *   - inc/dec keep CF and set OF SF ZF AF PF as add/sub of 1 (CryptOpt: `mov $-2, r; inc r` clears OF);
+ *   - test/cmp of a pointer (any width, `test %al, %al` on a register holding one): its value is opaque, a fresh
+ *     unknown, so test's CF = OF = 0 are known and every other flag is unknown where it is used (UNKNOWN_VALUE);
+ *   - pointers: add/sub of a constant, inc/dec and lea keep them pointers (the flags of such an add are
+ *     undefined); a partial read of a pointer, a pointer stored into an output, other arithmetic on one is
+ *     UNSUPPORTED; an
  *     8/16-bit write over a pointer leaves unknown upper bits (clang's setb %sil on a dead argument register);
  *   - stack: a read of bytes from several stores is assembled byte-exactly; a stored pointer reads back only
  *     whole; argument arrays: whole aligned limbs only (a partial-limb access is UNSUPPORTED);
