@@ -392,7 +392,8 @@ int main(int argc, char **argv)
                      r.verdict == CHECK_PROVED ? "PROVED" : r.verdict == CHECK_REJECTED ? "REJECTED " : "BAD_INPUT",
                      r.verdict == CHECK_REJECTED ? check_rule_name(r.rule) : "", r.alias_case[0] ? " (" : "",
                      r.alias_case, r.alias_case[0] ? ")" : "");
-            printf("%-70s %7.3f s  %-36s [CPU: %s]\n", label, t, vc, cpu);
+            printf("%-70s %7.3f s  %-36s [CPU: %s; cases %u, %u by the disjoint proof]\n", label, t, vc, cpu,
+                   r.ncases, r.ncases_same);
             if (!ok) {
                 FAIL("%s: expected %s%s%s, got %s %s (%s): %s %s", label,
                      first_wrong < 0 ? "PROVED" : "REJECTED output-differs", want_case[0] ? " in case " : "",
