@@ -61,7 +61,6 @@ static const char *const rule_names[CHECK_RULE_COUNT] = {
     [CHECK_RULE_DATA_ADDRESS] = "data-address",
     [CHECK_RULE_MEMORY_BOUNDS] = "memory-bounds",
     [CHECK_RULE_STORE_INPUT] = "store-input",
-    [CHECK_RULE_ALIAS_ORDER] = "alias-order",
     [CHECK_RULE_STACK_UNWRITTEN] = "stack-unwritten",
     [CHECK_RULE_UNKNOWN_VALUE] = "unknown-value",
     [CHECK_RULE_CALLEE_SAVED] = "callee-saved",
@@ -195,6 +194,7 @@ typedef struct {
     ex_id **prog, **code; /* per array (outputs only), per limb */
     uint64_t **in;        /* per array (inputs only), per limb: the current sample */
     uint64_t *inbuf;
+    const int32_t *same_as; /* the aliasing case (check_exec_case), NULL: disjoint */
 } run;
 
 /* fill_inputs — sample number it into R->in: every input limb within its declared bounds; the first two samples
@@ -619,7 +619,7 @@ static int raw_run_make(raw_run *w, const run *R, const uint32_t *argmap, const 
     if (ir_sym_run(w->x, f, w->prog, err, sizeof err) != 0)
         return 0;
     w->boundary = ex_count(w->x);
-    if (check_exec(w->x, f, argmap, insns, no_red_zone, w->code, w->scratch) != 0)
+    if (check_exec_case(w->x, f, argmap, insns, no_red_zone, R->same_as, w->code, w->scratch) != 0)
         return 0;
     return 1;
 }
@@ -1228,7 +1228,9 @@ static int sample_all(run *R, unsigned nsamples, const bool *const *same, check_
     return found;
 }
 
-check_verdict check_function(const ir_func *f0, const check_code *code, const check_opts *o, check_result *r)
+/* check_case — the whole proof in one aliasing case (same_as, check_exec_case; NULL: disjoint) */
+static check_verdict check_case(const ir_func *f0, const check_code *code, const check_opts *o, const int32_t *same_as,
+                                check_result *r)
 {
     double t0 = now();
     memset(r, 0, sizeof *r);
@@ -1246,7 +1248,7 @@ check_verdict check_function(const ir_func *f0, const check_code *code, const ch
     check_verdict v = CHECK_PROVED;
     char msg[1024];
     ex_ctx *x = NULL;
-    run R = { f, NULL, NULL, NULL, NULL, NULL };
+    run R = { f, NULL, NULL, NULL, NULL, NULL, same_as };
     bool **same = NULL;
     check_insn_list insns = { NULL, 0 };
     if (ir_validate(f) != 0 || ir_bounds(f) != 0) {
@@ -1313,7 +1315,7 @@ check_verdict check_function(const ir_func *f0, const check_code *code, const ch
         for (uint32_t j = 0; j < f->narr; j++)
             if (f->arr[j].is_output == (pass == 0))
                 argmap[na++] = j;
-    int rc = check_exec(x, f, argmap, &insns, o->no_red_zone, R.code, r);
+    int rc = check_exec_case(x, f, argmap, &insns, o->no_red_zone, same_as, R.code, r);
     if (rc != 0) {
         v = rc > 0 ? CHECK_REJECTED : CHECK_BAD_INPUT;
         r->verdict = v;
@@ -1459,6 +1461,178 @@ out:
     check_insn_list_free(&insns);
     ex_ctx_free(x);
     ir_func_free(f);
+    r->verdict = v;
+    r->seconds_total = now() - t0;
+    return v;
+}
+
+/* Aliasing (check.h): every case the program allows is proved on its own, each output disjoint from the inputs or
+ * equal to one input it may alias (ir_array.alias; no two outputs equal to one input), with the program evaluated
+ * on the original input values. A case whose code computes, in one expression context, the very same output nodes
+ * as the disjoint case (the loads that see a store read nothing that differs) is proved by the disjoint case's
+ * proof: the nodes are the same functions of the inputs. Any other case runs the whole proof again. */
+enum { MAX_ALIAS_CASES = 256 };
+
+/* alias_cases — the cases after the disjoint one, each a same_as vector of f->narr entries, into cases (room for
+ * MAX_ALIAS_CASES); returns how many, or -1 when there are more */
+static int alias_cases(const ir_func *f, int32_t (*cases)[16])
+{
+    uint32_t outs[16], no = 0;
+    for (uint32_t j = 0; j < f->narr; j++)
+        if (f->arr[j].is_output)
+            outs[no++] = j;
+    int32_t cur[16];
+    for (uint32_t j = 0; j < 16; j++)
+        cur[j] = -1;
+    int n = 0;
+    /* an odometer over the outputs' choices: -1, then each input the output may alias, in array order */
+    for (;;) {
+        uint32_t k = 0;
+        for (; k < no; k++) {
+            uint32_t j = outs[k];
+            int32_t c = cur[j];
+            for (c = c + 1; c < (int32_t)f->narr; c++)
+                if (!f->arr[c].is_output && c < 64 && (f->arr[j].alias >> c & 1))
+                    break;
+            if (c < (int32_t)f->narr) {
+                cur[j] = c;
+                break;
+            }
+            cur[j] = -1;
+        }
+        if (k == no)
+            return n;
+        bool distinct = true;
+        for (uint32_t a = 0; a < no && distinct; a++)
+            for (uint32_t b = 0; b < a && distinct; b++)
+                if (cur[outs[a]] >= 0 && cur[outs[a]] == cur[outs[b]])
+                    distinct = false;
+        if (!distinct)
+            continue;
+        if (n == MAX_ALIAS_CASES)
+            return -1;
+        memcpy(cases[n++], cur, sizeof cur);
+    }
+}
+
+/* case_name — "out1 == arg1", "out1 == arg1, out2 == arg3" */
+static void case_name(const ir_func *f, const int32_t *same_as, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (uint32_t j = 0; j < f->narr && o < len; j++)
+        if (same_as[j] >= 0) {
+            int n = snprintf(buf + o, len - o, "%s%s == %s", o ? ", " : "", f->arr[j].name, f->arr[same_as[j]].name);
+            o += n > 0 ? (size_t)n : 0;
+        }
+}
+
+/* same_outputs — in one scratch context: does the code in case same_as reach the same output nodes as disjoint?
+ * 1 yes, 0 no (or the case breaks a rule: *cr holds the rejection), -1 the executor failed (memory). */
+static int same_outputs(const ir_func *f0, const check_insn_list *insns, const uint32_t *argmap, bool no_red_zone,
+                        const int32_t *same_as, check_result *cr)
+{
+    ir_func *f = ir_func_clone(f0);
+    ex_ctx *x = ex_ctx_new();
+    uint32_t total = 0;
+    int ret = -1;
+    ex_id *ids = NULL, *a[16] = { 0 }, *b[16] = { 0 };
+    if (!f || !x || ir_validate(f) != 0 || ir_bounds(f) != 0)
+        goto out;
+    for (uint32_t j = 0; j < f->narr; j++)
+        total += f->arr[j].len;
+    ids = calloc(2 * (size_t)(total ? total : 1), sizeof *ids);
+    if (!ids)
+        goto out;
+    for (uint32_t j = 0, at = 0; j < f->narr; at += f->arr[j].len, j++) {
+        a[j] = ids + at;
+        b[j] = ids + total + at;
+    }
+    memset(cr, 0, sizeof *cr);
+    if (check_exec_case(x, f, argmap, insns, no_red_zone, NULL, a, cr) != 0)
+        goto out; /* the disjoint case passed this: only memory fails here */
+    memset(cr, 0, sizeof *cr);
+    int rc = check_exec_case(x, f, argmap, insns, no_red_zone, same_as, b, cr);
+    if (rc != 0) {
+        ret = rc > 0 ? 0 : -1;
+        goto out;
+    }
+    ret = 1;
+    for (uint32_t j = 0; j < f->narr; j++)
+        for (uint32_t i = 0; f->arr[j].is_output && i < f->arr[j].len; i++)
+            if (a[j][i] != b[j][i])
+                ret = 0;
+out:
+    free(ids);
+    ex_ctx_free(x);
+    ir_func_free(f);
+    return ret;
+}
+
+check_verdict check_function(const ir_func *f0, const check_code *code, const check_opts *o, check_result *r)
+{
+    double t0 = now();
+    check_verdict v = check_case(f0, code, o, NULL, r);
+    if (v != CHECK_PROVED)
+        return v;
+    int32_t (*cases)[16] = malloc(MAX_ALIAS_CASES * sizeof *cases);
+    if (!cases)
+        return bad(r, "out of memory");
+    int n = alias_cases(f0, cases);
+    check_insn_list insns = { NULL, 0 };
+    char err[512];
+    if (n < 0) {
+        v = bad(r, "the program allows more than 256 aliasing cases");
+        goto out;
+    }
+    r->ncases = 1;
+    if (n == 0)
+        goto out;
+    if (check_decode_code(code, &insns, err, sizeof err) != 0) {
+        v = bad(r, "the code does not decode a second time");
+        goto out;
+    }
+    uint32_t argmap[16], na = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t j = 0; j < f0->narr; j++)
+            if (f0->arr[j].is_output == (pass == 0))
+                argmap[na++] = j;
+    check_result *cr = malloc(sizeof *cr);
+    if (!cr) {
+        v = bad(r, "out of memory");
+        goto out;
+    }
+    bool no_red_zone = o ? o->no_red_zone : false;
+    for (int c = 0; c < n && v == CHECK_PROVED; c++) {
+        r->ncases++;
+        int same = same_outputs(f0, &insns, argmap, no_red_zone, cases[c], cr);
+        if (same == 1) {
+            r->ncases_same++;
+            continue;
+        }
+        if (same < 0) {
+            v = bad(r, "out of memory");
+            break;
+        }
+        if (cr->verdict != CHECK_REJECTED) {
+            v = check_case(f0, code, o, cases[c], cr);
+            cr->seconds_total += r->seconds_total;
+            cr->ncases = r->ncases;
+            cr->ncases_same = r->ncases_same;
+        }
+        v = cr->verdict;
+        if (v != CHECK_PROVED) {
+            unsigned nc = r->ncases, ns = r->ncases_same;
+            *r = *cr;
+            r->ncases = nc;
+            r->ncases_same = ns;
+            case_name(f0, cases[c], r->alias_case, sizeof r->alias_case);
+        }
+    }
+    free(cr);
+out:
+    free(cases);
+    check_insn_list_free(&insns);
     r->verdict = v;
     r->seconds_total = now() - t0;
     return v;

@@ -21,6 +21,8 @@ static const ZydisMnemonic supported[] = {
     ZYDIS_MNEMONIC_OR,   ZYDIS_MNEMONIC_XOR,   ZYDIS_MNEMONIC_NOT,   ZYDIS_MNEMONIC_TEST,   ZYDIS_MNEMONIC_CMP,
     ZYDIS_MNEMONIC_CLC,  ZYDIS_MNEMONIC_STC,   ZYDIS_MNEMONIC_XCHG,  ZYDIS_MNEMONIC_PUSH,   ZYDIS_MNEMONIC_POP,
     ZYDIS_MNEMONIC_RET,  ZYDIS_MNEMONIC_MOVQ,  ZYDIS_MNEMONIC_MOVD,
+    /* CryptOpt writes `mov $-2, r; inc r` to clear OF (and keep CF) before an adox chain */
+    ZYDIS_MNEMONIC_INC,  ZYDIS_MNEMONIC_DEC,
     /* the VEX forms of the same moves: gcc -march=haswell spills through xmm with vmovq */
     ZYDIS_MNEMONIC_VMOVQ, ZYDIS_MNEMONIC_VMOVD,
     /* no effect on the state the checker tracks: padding and the CET landing pad (-fcf-protection) */

@@ -9,8 +9,8 @@
  *                         movsx/movsxd, cdqe, lea, add, adc, adcx, adox, sub, sbb, neg, mul, mulx, imul, shl, shr,
  *                         sar, shld, shrd, shlx, shrx, bzhi, and, andn, or, xor, not, cmovcc, setcc, test, cmp, clc,
  *                         stc, xchg, push, pop, ret, movq/movd and vmovq/vmovd between a general-purpose and an xmm
- *                         register) plus nop and endbr64. gcc and clang emit nothing else on the corpus (see
- *                         test_check_decode.c)
+ *                         register) plus nop and endbr64, and inc and dec (CryptOpt's code). gcc and clang emit
+ *                         nothing else on the corpus (see test_check_decode.c)
  *   CHECK_INSN_BRANCH     jcc, jmp, call, loop, jrcxz (decoded; the rules reject them)
  *   CHECK_INSN_DIVISION   div, idiv (decoded; the rules reject them)
  *   CHECK_INSN_UNKNOWN    anything else; check_insn_describe names it ("unknown instruction `vpaddq` at 0x4c")

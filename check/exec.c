@@ -88,6 +88,7 @@ typedef struct {
     check_exec_obs *obs;  /* NULL: nobody observes */
     const check_insn *first; /* insns->insns, for the observer's instruction index */
     int64_t touched;  /* the lowest stack offset read or written so far (0: the return address) */
+    int32_t same_as[16]; /* per array of f: an output's pointer equals input same_as[j]'s (-1: disjoint) */
 } st;
 
 /* Zydis' ids of the general-purpose registers (rax 0, rcx 1, rdx 2, rbx 3, rsp 4, rbp 5, rsi 6, rdi 7, r8..r15) */
@@ -537,18 +538,28 @@ static int mem_read(st *s, uint32_t region, int64_t off, unsigned size, val *v)
         uint32_t limb = 0;
         TRY(limb_of(s, region, off, bytes, false, &limb));
         const ir_array *a = &s->f->arr[region];
+        /* one memory per aliasing case: an output equal to input i reads i's limbs until it stores them, and
+         * input i reads what that output stored (at most one output equals a given input) */
+        uint32_t in_arr = region;
         if (a->is_output) {
-            if (!s->out_stored[region] || !s->out[region][limb])
+            if (s->out_stored[region] && s->out[region][limb]) {
+                v->e = s->out[region][limb];
+                return 0;
+            }
+            int32_t i = s->same_as[region];
+            if (i < 0 || limb >= s->f->arr[i].len)
                 return reject(s, CHECK_RULE_STACK_UNWRITTEN, "a load of %s[%u] before it was stored", a->name, limb);
-            v->e = s->out[region][limb];
-            return 0;
+            in_arr = (uint32_t)i;
+        } else {
+            for (uint32_t j = 0; j < s->f->narr; j++)
+                if (s->f->arr[j].is_output && s->same_as[j] == (int32_t)region && limb < s->f->arr[j].len &&
+                    s->out[j][limb]) {
+                    v->e = s->out[j][limb];
+                    return 0;
+                }
         }
-        for (uint32_t j = 0; j < s->f->narr; j++)
-            if (s->f->arr[j].is_output && s->out_stored[j] && j < 64 && region < 64 &&
-                (s->f->arr[j].alias >> region & 1))
-                return reject(s, CHECK_RULE_ALIAS_ORDER, "a load of %s[%u] after a store to %s, which may alias it",
-                              a->name, limb, s->f->arr[j].name);
-        v->e = ck(s, ex_input(s->x, region, limb, a->lo[limb], a->hi[limb]));
+        const ir_array *ia = &s->f->arr[in_arr];
+        v->e = ck(s, ex_input(s->x, in_arr, limb, ia->lo[limb], ia->hi[limb]));
         return s->bad ? -1 : 0;
     }
     if (off >= 0) {
@@ -718,6 +729,23 @@ static int write_op(st *s, unsigned i, const val *v)
     return mem_write(s, region, off, o->size, &t);
 }
 
+/* read_op_any — read_op, except that a partial read of a register holding a pointer gives the pointer (for the
+ * flag-only instructions, which treat it as an opaque value) */
+static int read_op_any(st *s, unsigned i, unsigned w, val *v)
+{
+    const check_operand *o = &s->in->ops[i];
+    if (o->kind == CHECK_OPND_REG) {
+        regref rr;
+        TRY(reg_ref(s, o->reg, &rr));
+        const val *cur = rr.kind ? &s->xmm[rr.idx] : &s->gpr[rr.idx];
+        if (cur->ptr) {
+            *v = *cur;
+            return 0;
+        }
+    }
+    return read_op(s, i, w, v);
+}
+
 /* read_data — operand i as data below 2^w */
 static int read_data(st *s, unsigned i, unsigned w, ex_id *e)
 {
@@ -781,6 +809,21 @@ static ZydisRegister gpr_of(unsigned idx, unsigned size)
 
 /* ---- instruction groups ------------------------------------------------------------------------------------------ */
 
+/* opaque_op — operand i of test / cmp as data below 2^w, where a pointer (whose address is not modelled) becomes a
+ * fresh unknown value: the flags computed from it are unknown, so a later use of ZF, SF, PF (or cmp's CF, OF) is
+ * UNKNOWN_VALUE where it is used, while test's CF = OF = 0 stay known (CryptOpt: `test %al, %al` on a register
+ * that holds a pointer, to clear CF and OF) */
+static int opaque_op(st *s, unsigned i, unsigned w, ex_id *e)
+{
+    val v;
+    TRY(read_op_any(s, i, w, &v));
+    if (v.ptr)
+        *e = ck(s, ex_unknown(s->x, w));
+    else
+        *e = w < 64 ? trunc_(s, w, v.e) : v.e;
+    return s->bad ? -1 : 0;
+}
+
 /* add sub adc sbb cmp (and the pointer forms of add/sub: rsp adjustments) */
 static int exec_addsub(st *s, bool sub, bool carry, bool write)
 {
@@ -788,7 +831,7 @@ static int exec_addsub(st *s, bool sub, bool carry, bool write)
     unsigned w = in->operand_width;
     const check_operand *d = &in->ops[0];
     /* pointer + constant: rsp adjustment, an array pointer advanced */
-    if (!carry && d->kind == CHECK_OPND_REG && w == 64) {
+    if (!carry && write && d->kind == CHECK_OPND_REG && w == 64) {
         val dv, sv;
         TRY(read_reg(s, d->reg, &dv));
         if (dv.ptr) {
@@ -810,6 +853,9 @@ static int exec_addsub(st *s, bool sub, bool carry, bool write)
         /* the idioms sub r, r (0) and sbb r, r (0 - CF: all ones or 0): r - r is 0 whatever r held (also a pointer
          * or a register's value at entry), so computing 0 - 0 - c gives the same result and every flag */
         a = b = k_(s, 0);
+    } else if (!write) { /* cmp: a pointer operand is an opaque value */
+        TRY(opaque_op(s, 0, w, &a));
+        TRY(opaque_op(s, 1, w, &b));
     } else {
         TRY(read_data(s, 0, w, &a));
         TRY(read_data(s, 1, w, &b));
@@ -828,6 +874,37 @@ static int exec_addsub(st *s, bool sub, bool carry, bool write)
     set_flag(s, F_CF, cf);
     set_lazy(s, sub ? OP_SUB : OP_ADD, w, a, b, r);
     return write ? write_data(s, 0, r) : 0;
+}
+
+/* inc / dec: a + 1 / a - 1 with OF SF ZF AF PF as add / sub of 1 set them and CF untouched (SDM "INC", "DEC").
+ * On a pointer register: the offset moves by one and the five flags are opaque (H_UNDEF, as for add). */
+static int exec_incdec(st *s, bool dec)
+{
+    const check_insn *in = s->in;
+    unsigned w = in->operand_width;
+    const check_operand *d = &in->ops[0];
+    static const int five[5] = { F_OF, F_SF, F_ZF, F_AF, F_PF };
+    if (d->kind == CHECK_OPND_REG && w == 64) {
+        val dv;
+        TRY(read_reg(s, d->reg, &dv));
+        if (dv.ptr) {
+            for (int i = 0; i < 5; i++)
+                set_how(s, five[i], H_UNDEF);
+            dv.off = wadd(dv.off, dec ? ~(uint64_t)0 : 1);
+            return write_reg(s, d->reg, &dv);
+        }
+    }
+    ex_id a = 0, one = k_(s, 1), z = k_(s, 0), r = 0, cf = 0;
+    TRY(read_data(s, 0, w, &a));
+    if (s->bad)
+        return -1;
+    int rc = dec ? ex_subborrow(s->x, w, z, a, one, &r, &cf) : ex_addcarry(s->x, w, z, a, one, &r, &cf);
+    if (rc) {
+        s->bad = true;
+        return -1;
+    }
+    set_lazy(s, dec ? OP_SUB : OP_ADD, w, a, one, r);
+    return write_data(s, 0, r);
 }
 
 /* adcx (CF) and adox (OF): an add with carry that touches one flag */
@@ -854,6 +931,10 @@ static int exec_logic(st *s, ZydisMnemonic m, bool write)
     if (m == ZYDIS_MNEMONIC_XOR && in->ops[0].kind == CHECK_OPND_REG && in->ops[1].kind == CHECK_OPND_REG &&
         in->ops[0].reg == in->ops[1].reg) {
         r = k_(s, 0); /* the zero idiom */
+    } else if (!write) { /* test: a pointer operand is an opaque value */
+        TRY(opaque_op(s, 0, w, &a));
+        TRY(opaque_op(s, 1, w, &b));
+        r = ck(s, ex_and(s->x, w, a, b));
     } else {
         TRY(read_data(s, 0, w, &a));
         TRY(read_data(s, 1, w, &b));
@@ -1330,6 +1411,8 @@ static int exec_one(st *s)
     case ZYDIS_MNEMONIC_ADCX: return exec_adx(s, F_CF);
     case ZYDIS_MNEMONIC_ADOX: return exec_adx(s, F_OF);
     case ZYDIS_MNEMONIC_NEG: return exec_neg(s);
+    case ZYDIS_MNEMONIC_INC: return exec_incdec(s, false);
+    case ZYDIS_MNEMONIC_DEC: return exec_incdec(s, true);
     case ZYDIS_MNEMONIC_MUL: return exec_mul(s);
     case ZYDIS_MNEMONIC_MULX: return exec_mulx(s);
     case ZYDIS_MNEMONIC_IMUL: return exec_imul(s);
@@ -1425,10 +1508,26 @@ static int after_rsp(st *s, int64_t low_before)
     return 0;
 }
 
+static int check_exec_run(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
+                          bool no_red_zone, const int32_t *same_as, ex_id *const *out, check_result *r,
+                          check_exec_obs *obs);
+
 int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
                ex_id *const *out, check_result *r)
 {
-    return check_exec_observed(x, f, argmap, insns, no_red_zone, out, r, NULL);
+    return check_exec_run(x, f, argmap, insns, no_red_zone, NULL, out, r, NULL);
+}
+
+int check_exec_case(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
+                    bool no_red_zone, const int32_t *same_as, ex_id *const *out, check_result *r)
+{
+    return check_exec_run(x, f, argmap, insns, no_red_zone, same_as, out, r, NULL);
+}
+
+int check_exec_observed(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
+                        bool no_red_zone, ex_id *const *out, check_result *r, check_exec_obs *obs)
+{
+    return check_exec_run(x, f, argmap, insns, no_red_zone, NULL, out, r, obs);
 }
 
 /* final_state — the state at ret, for the observer: every flag the executor knows (lazy ones built now) */
@@ -1448,8 +1547,10 @@ static int final_state(st *s)
     return 0;
 }
 
-int check_exec_observed(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
-                        bool no_red_zone, ex_id *const *out, check_result *r, check_exec_obs *obs)
+/* check_exec_run — the executor: one aliasing case (same_as, NULL: disjoint), reporting to obs (NULL: nobody). */
+static int check_exec_run(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
+                          bool no_red_zone, const int32_t *same_as, ex_id *const *out, check_result *r,
+                          check_exec_obs *obs)
 {
     if (!r)
         return -1;
@@ -1474,6 +1575,20 @@ int check_exec_observed(ex_ctx *x, const ir_func *f, const uint32_t *argmap, con
         }
     st s;
     memset(&s, 0, sizeof s);
+    for (uint32_t j = 0; j < 16; j++)
+        s.same_as[j] = -1;
+    if (same_as)
+        for (uint32_t j = 0; j < f->narr; j++) {
+            int32_t i = same_as[j];
+            if (i < 0)
+                continue;
+            if (!f->arr[j].is_output || (uint32_t)i >= f->narr || f->arr[i].is_output)
+                return bad_input(r, "check_exec: an aliasing case must pair an output with an input");
+            for (uint32_t k = 0; k < j; k++)
+                if (s.same_as[k] == i)
+                    return bad_input(r, "check_exec: two outputs equal to one input");
+            s.same_as[j] = i;
+        }
     s.x = x;
     s.f = f;
     s.argmap = argmap;

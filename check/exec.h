@@ -16,8 +16,8 @@
  * Memory: an address is base + index * scale + disp where base/index hold pointers or constants; anything else is
  * DATA_ADDRESS. Argument arrays: whole 64-bit limbs at offsets 8*i inside [0, 8*len); input arrays read-only
  * (a store is STORE_INPUT), an output array's limb reads back what was stored (a read of an output limb never
- * stored is STACK_UNWRITTEN); a load of input i after the first
- * store to an output that may alias it is ALIAS_ORDER. Stack: byte-exact cells; reading a byte never written is
+ * stored is STACK_UNWRITTEN); the arrays are disjoint, or in one aliasing case (check_exec_case) an output and the
+ * input it equals are one memory. Stack: byte-exact cells; reading a byte never written is
  * STACK_UNWRITTEN; accesses must lie in [rsp - 128 (0 with no_red_zone), 0) relative to entry rsp, except reads of
  * the stack arguments [8, 8 + 8*nstack). The frame is bounded (FRAME_SIZE): no access and no rsp lies more than
  * 4096 bytes (a page) below the lowest stack byte accessed before it, the return address at offset 0 being the
@@ -34,8 +34,12 @@
  *   - shift and bzhi counts from a register need their low 8 bits constant (else UNSUPPORTED); a count of 0
  *     leaves the flags and still writes the destination (a 32-bit one is zero-extended);
  *   - 64-bit shld is the IR's shrd of the pair (a:b >> (64 - k)), shrd is ex_shrd, so u128 shifts meet the IR's;
- *   - pointers: add/sub of a constant and lea keep them pointers (the flags of such an add are undefined); a
- *     partial read of a pointer, a pointer stored into an output, other arithmetic on one is UNSUPPORTED; an
+ *   - inc/dec keep CF and set OF SF ZF AF PF as add/sub of 1 (CryptOpt: `mov $-2, r; inc r` clears OF);
+ *   - test/cmp of a pointer (any width, `test %al, %al` on a register holding one): its value is opaque, a fresh
+ *     unknown, so test's CF = OF = 0 are known and every other flag is unknown where it is used (UNKNOWN_VALUE);
+ *   - pointers: add/sub of a constant, inc/dec and lea keep them pointers (the flags of such an add are
+ *     undefined); a partial read of a pointer, a pointer stored into an output, other arithmetic on one is
+ *     UNSUPPORTED; an
  *     8/16-bit write over a pointer leaves unknown upper bits (clang's setb %sil on a dead argument register);
  *   - stack: a read of bytes from several stores is assembled byte-exactly; a stored pointer reads back only
  *     whole; argument arrays: whole aligned limbs only (a partial-limb access is UNSUPPORTED);
@@ -92,5 +96,14 @@ typedef struct {
 /* check_exec_observed — check_exec, reporting to obs (NULL: exactly check_exec). */
 int check_exec_observed(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
                         bool no_red_zone, ex_id *const *out, check_result *r, check_exec_obs *obs);
+
+/* check_exec_case — check_exec in one aliasing case: same_as[j] (per array of f; NULL: all -1) is, for an output
+ * array j, the input array whose pointer it equals (-1: disjoint from every input). The two then share one memory:
+ * a load of the input reads what the output stored at that limb, a load of the output before it stored the limb
+ * reads the input's value; out[j][i] is still what output j stored last. Each output may equal at most one input
+ * and each input at most one output (else BAD_INPUT); whether the program allows the pairing is the caller's
+ * matter (check.c runs the cases ir_array.alias allows). */
+int check_exec_case(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
+                    bool no_red_zone, const int32_t *same_as, ex_id *const *out, check_result *r);
 
 #endif

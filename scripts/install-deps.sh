@@ -17,6 +17,7 @@ PACKAGES=(
     libelf-dev                      # reading function bytes from object files (check/)
     libz3-dev                       # the SMT solver behind the equivalence checker (check/)
     binutils                        # as and objdump: assembling .S for the checker, disassembly in tests
+    nasm                            # assembling CryptOpt's published NASM code for the checker's test (check.cryptopt)
     valgrind                        # constant-time and memory tests
     gnuplot-nox                     # the benchmark's chart (make bench)
 )

@@ -8,6 +8,7 @@
  * Output (standard output), one line:
  *     PROVED <symbol> (<n> limbs: <i> identical, <l> linear, <s> by z3; <t> s)
  *     REJECTED <symbol>: <rule>: <reason>
+ *     REJECTED <symbol>: <rule> (<case>): <reason>     in an aliasing case, <case> as "out1 == arg1"
  * and after REJECTED, when the checker found inputs on which the two differ, a second line
  *     counterexample: <inputs and both values>
  * Exit status: 0 proved, 1 rejected, 2 bad usage or input, 3 the environment failed (an unusable temporary
@@ -64,6 +65,8 @@ const char cli_check_help[] =
     "\n"
     "output: PROVED <symbol> (<n> limbs: <i> identical, <l> linear, <s> by z3; <t> s)\n"
     "        REJECTED <symbol>: <rule>: <reason>   [+ a line 'counterexample: ...']\n"
+    "        REJECTED <symbol>: <rule> (out1 == arg1): <reason>   in that aliasing case (each case the program\n"
+    "        allows is proved: all arrays disjoint, and each output equal to an input it may alias)\n"
     "\n"
     "exit status: 0 proved; 1 rejected; 2 bad usage or input: an option or its value, not exactly one program;\n"
     "  FILE missing or unreadable, neither ELF nor .S/.s, not ELF64 x86-64, truncated or malformed; an assembler\n"
@@ -176,7 +179,10 @@ int cli_cmd_check(int argc, char **argv)
             size_t rl = strlen(rule);
             if (strncmp(why, rule, rl) == 0 && why[rl] == ':' && why[rl + 1] == ' ')
                 why += rl + 2; /* "unproved: output limb 0 ..." names its rule already */
-            printf("REJECTED %s: %s: %s", sym, rule, why);
+            if (r.alias_case[0])
+                printf("REJECTED %s: %s (%s): %s", sym, rule, r.alias_case, why);
+            else
+                printf("REJECTED %s: %s: %s", sym, rule, why);
             if (r.has_addr && !names_addr(why, r.addr))
                 printf(" (at 0x%llx)", (unsigned long long)r.addr);
             printf("\n");

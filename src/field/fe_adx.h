@@ -15,7 +15,7 @@
  *   Bounds: in: every limb in [0, 2^64 - 1]; out: every limb in [0, 2^64 - 1] — the result is congruent to the
  *           product mod p and below 2^256, not necessarily below p (the program folds the high half times 38,
  *           2^256 = 38 mod p, twice). So fe.h's contract holds: in loose, out tight.
- *   Alias:  out1 may equal arg1 and arg2 (the checker's alias-order rule).
+ *   Alias:  out1 may equal arg1 and arg2 (the checker proves the cases out1 == arg1 and out1 == arg2).
  *   Time:   constant: no branch, no data-dependent address (checker rules branch, data-address).
  *   Source: `ecopt opt` (the command, the program's sha256, seed, ticks and the PROVED verdict are in each
  *           file's header); ctest generated.asm re-runs `ecopt check` on them. */

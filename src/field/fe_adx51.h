@@ -12,8 +12,8 @@
  *   Bounds: in: limb 0 <= 0x17ffffffffffd9, limb 1 <= 0x180000000003fe, limbs 2-4 <= 0x17fffffffffffd (about
  *           3 * 2^51, above loose: 2^52 + 2^16); out: limb 1 <= 2^51 + 2^10, the others < 2^51 (within tight:
  *           2^51 + 2^15). So fe.h's contract holds: in loose, out tight.
- *   Alias:  out1 may equal arg1 and arg2 (every input limb is loaded before the first store; the checker's
- *           alias-order rule).
+ *   Alias:  out1 may equal arg1 and arg2 (every input limb is loaded before the first store; the checker
+ *           proves the cases out1 == arg1 and out1 == arg2 besides the disjoint one).
  *   Time:   constant: no branch, no data-dependent address (checker rules branch, data-address).
  *   Source: `ecopt opt` (the command, the program's sha256, seed, ticks and the PROVED verdict are in each
  *           file's header); ctest generated.asm re-runs `ecopt check` on them. */

@@ -257,6 +257,35 @@ t_wrong_result() {
     [ ! -s out.txt ] || fail "--quiet printed: $(<out.txt)"
 }
 
+# aliasing cases: o[0] = a0 + b0, o[1] = a1 + b0 with o allowed to be a or b. Storing o[0] before loading a[1] is
+# right in every case (PROVED); loading b[0] again after storing o[0] is wrong exactly when o is b: REJECTED, naming
+# that case.
+t_alias_cases() {
+    cat >al.ir <<'EOF2'
+func al
+  in a[2] 0..0xffffffff
+  in b[2] 0..0xffffffff
+  out o[2] alias a, b
+  a0:u64 = load a[0]
+  b0:u64 = load b[0]
+  a1:u64 = load a[1]
+  s:u64 = add a0, b0
+  t:u64 = add a1, b0
+  store o[0], s
+  store o[1], t
+end
+EOF2
+    printf '\t.text\n\t.globl al\n\t.type al, @function\nal:\n\tmovq (%%rsi), %%rax\n\tmovq (%%rdx), %%r8\n' >al.S
+    printf '\taddq %%r8, %%rax\n\tmovq %%rax, (%%rdi)\n\tmovq 8(%%rsi), %%rcx\n\taddq %%r8, %%rcx\n' >>al.S
+    printf '\tmovq %%rcx, 8(%%rdi)\n\tret\n\t.size al, .-al\n' >>al.S
+    verdict 0 "" "$ECOPT" check al.S --ir al.ir
+    proved_line al 2
+    sed -i 's/addq %r8, %rcx$/addq (%rdx), %rcx/' al.S
+    grep -q 'addq (%rdx), %rcx' al.S || fail "sed did not rewrite al.S"
+    verdict 1 "^REJECTED al: output-differs \(o == b\): " "$ECOPT" check al.S --ir al.ir
+    sed -n 2p out.txt | grep -q '^counterexample: ' || fail "no counterexample line: $(<out.txt)"
+}
+
 # a + b as (a ^ b) + 2 (a & b): another structure than the program's, for the solver
 t_by_solver() {
     add_ir

@@ -8,7 +8,7 @@
  *   ecopt_mutate [--outputs N] [--no-alias] FILE.S SYMBOL ID -o OUT.S
  *       write FILE.S with the edit ID applied to SYMBOL's body (the rest of the file unchanged).
  * --outputs N: the function's first N pointer arguments are outputs (default 1: the fiat signature out1, arg1,
- * arg2); --no-alias: no output may alias an input (no alias-order mutants).
+ * arg2); --no-alias: no output may alias an input (no aliasing mutants).
  *
  * The function is the straight-line body between "SYMBOL:" and its .cfi_endproc / .size. Each instruction is parsed
  * into operands and its register and flag reads and writes (Intel SDM vol. 2 for each mnemonic; an unknown mnemonic
@@ -1433,22 +1433,30 @@ static void gen_mutants(func *F)
         }
     }
 
-    /* alias order: a store to out1 before a load of an input it may alias */
+    /* aliasing: a store to out1 that a later load of an input sees when out1 is that input (the case out1 == argK
+     * then differs; disjoint buffers do not notice: the real store comes later) */
     if (F->alias && F->nargs > F->nout) {
-        cand *c = new_cand("alias-order", "alias-order", "movq $0, (%%rdi) at entry, before every load of an input");
+        cand *c = new_cand("alias", "output-differs", "movq $0, (%%rdi) at entry, before every load of an input");
         add_edit(c, 0, 0, "\tmovq\t$0, (%%rdi)\n");
-        int last = -1;
+        int last = -1, lastop = -1;
         for (int i = 0; i < n; i++)
             for (int o = 0; o < F->v[i].nops; o++) {
                 int a = array_of_addr(&F->st[i], &F->v[i].op[o]);
-                if (a >= F->nout && F->v[i].mread)
+                if (a >= F->nout && F->v[i].mread && F->v[i].op[o].index == NOREG) {
                     last = i;
+                    lastop = o;
+                }
             }
         int r = last >= 0 ? reg_holding_arg(&F->st[last], 0) : NOREG;
         if (last > 0 && r != NOREG) {
-            c = new_cand("alias-order", "alias-order", "movq $0, 8(%%%s) (out1) before the last input load (instruction %d)",
-                         n64[r], last);
-            add_edit(c, last, 0, "\tmovq\t$0, 8(%%%s)\n", n64[r]);
+            const opnd *lo = &F->v[last].op[lastop];
+            long long off = (long long)lo->disp + F->st[last].r[lo->base].off;
+            if (off >= 0 && off % 8 == 0) {
+                c = new_cand("alias", "output-differs",
+                             "movq $0, %lld(%%%s) (out1) before the last input load, of that limb (instruction %d)", off,
+                             n64[r], last);
+                add_edit(c, last, 0, "\tmovq\t$0, %lld(%%%s)\n", off, n64[r]);
+            }
         }
     }
 

@@ -111,6 +111,8 @@ typedef struct {
     bool no_red_zone;
     bool fuzz;          /* a random program: a read of an undefined flag is a legitimate rejection */
     bool force_andn;    /* andn: not yet SUPPORTED by decode.c; the test marks it so to check exec.c's semantics */
+    unsigned same_as;   /* an aliasing case: out1 is input array same_as (1 = arg1; 0 = disjoint), executed by
+                           check_exec_case and run on the CPU with one buffer for both */
 } tcase;
 
 static tcase *cases;
@@ -642,6 +644,65 @@ static void gen_chains(void)
     c->alias = 1u << 1;
 }
 
+/* gen_incdec — inc and dec (CF kept: set beforehand by SET_FLAGS; OF SF ZF PF from the result), test and cmp on a
+ * register that holds a pointer (test: CF = OF = 0 known; the rest opaque), inc / dec of a pointer, and the aliasing
+ * cases' memory: out1 is arg1's buffer (same_as), run on the CPU with one buffer */
+static void gen_incdec(void)
+{
+    static const unsigned ws[4] = { 8, 16, 32, 64 };
+    char d[96];
+    for (int dec = 0; dec < 2; dec++)
+        for (unsigned wi = 0; wi < 4; wi++) {
+            unsigned w = ws[wi];
+            const char *op = dec ? "dec" : "inc";
+            snprintf(d, sizeof d, "%s r%u", op, w);
+            add_case(d, 2, "mov (%%rdx), %%rax\n" SET_FLAGS "%s %%%s\nmov %%rax, (%%rdi)\n%sret\n", op, reg(A, w),
+                     save_flags(SV_ALL, 1));
+            snprintf(d, sizeof d, "%s%c m%u (red zone)", op, sfx(w), w);
+            add_case(d, 2,
+                     "mov (%%rdx), %%rax\nmov %%rax, -40(%%rsp)\n" SET_FLAGS "%s%c -40(%%rsp)\n%s"
+                     "mov -40(%%rsp), %%rax\nmov %%rax, (%%rdi)\nret\n",
+                     op, sfx(w), save_flags(SV_ALL, 1));
+            snprintf(d, sizeof d, "%s r%u: OF from a constant (CryptOpt's mov $-2; inc)", op, w);
+            add_case(d, 2, "mov (%%rsi), %%rcx\n" SET_FLAGS "mov $%d, %%%s\n%s %%%s\nadox %%rcx, %%rcx\n"
+                     "mov %%rcx, (%%rdi)\nmov %%rax, 48(%%rdi)\n%sret\n",
+                     dec ? 0 : -2, reg(A, 64), op, reg(A, w), save_flags(SV_ALL, 1));
+        }
+    add_case("inc of a pointer, then a load through it", 2,
+             "mov %%rsi, %%rax\ninc %%rax\nmov 7(%%rax), %%rcx\nmov %%rcx, (%%rdi)\nret\n");
+    add_case("dec of a pointer, then a load through it", 2,
+             "lea 16(%%rdx), %%rax\ndec %%rax\nmov -7(%%rax), %%rcx\nmov %%rcx, (%%rdi)\n" SET_FLAGS "inc %%rax\n"
+             "mov %%rax, %%rdx\n%sret\n", save_flags(SV_C, 1));
+    for (unsigned wi = 0; wi < 4; wi++) {
+        unsigned w = ws[wi];
+        snprintf(d, sizeof d, "test r%u, r%u of a pointer: CF = OF = 0", w, w);
+        add_case(d, 2, "mov %%rsi, %%rax\n" SET_FLAGS "test %%%s, %%%s\nmov (%%rsi), %%rcx\nadc %%rcx, %%rcx\n"
+                 "mov %%rcx, (%%rdi)\n%sret\n", reg(A, w), reg(A, w), save_flags(SV_C | SV_O, 1));
+        snprintf(d, sizeof d, "test $imm, r%u of a pointer: CF = OF = 0", w);
+        add_case(d, 2, "mov %%rdx, %%rax\n" SET_FLAGS "test $%d, %%%s\nmov (%%rsi), %%rcx\nadox %%rcx, %%rcx\n"
+                 "mov %%rcx, (%%rdi)\n%sret\n", w == 8 ? 0x40 : 0x7ff0, reg(A, w), save_flags(SV_C | SV_O, 1));
+    }
+    add_case("cmp of a pointer: the flags are set, and CF set again by clc", 2,
+             "mov (%%rsi), %%rcx\ncmp %%rsi, %%rdx\nclc\nadc %%rcx, %%rcx\nmov %%rcx, (%%rdi)\n%sret\n",
+             save_flags(SV_C, 1));
+    /* aliasing: out1 is arg1 */
+    tcase *c = add_case("out1 == arg1: store out1[0], then load arg1[1] and arg1[0] (the stored value)", 2,
+                        "mov (%%rsi), %%rax\nadd (%%rdx), %%rax\nmov %%rax, (%%rdi)\nmov 8(%%rsi), %%rcx\n"
+                        "add (%%rsi), %%rcx\nmov %%rcx, 8(%%rdi)\nmov 16(%%rsi), %%r8\nmov %%r8, 16(%%rdi)\n"
+                        "mov 24(%%rsi), %%r8\nmov %%r8, 24(%%rdi)\nret\n");
+    c->alias = 1u << 1;
+    c->same_as = 1;
+    c = add_case("out1 == arg2: load out1[1] before a store (arg2's value), store it to out1[2]", 2,
+                 "mov 8(%%rdi), %%rax\nmov %%rax, 16(%%rdi)\nmov 16(%%rdx), %%rcx\nmov %%rcx, (%%rdi)\n"
+                 "mov (%%rsi), %%rcx\nmov %%rcx, 8(%%rdi)\nmov 24(%%rdx), %%rcx\nmov %%rcx, 24(%%rdi)\nret\n");
+    c->alias = 1u << 2;
+    c->same_as = 2;
+    c = add_case("out1 == arg1: out1[4..] beyond arg1's limbs", 2,
+                 "mov 24(%%rsi), %%rax\nmov %%rax, 32(%%rdi)\nmov 32(%%rdi), %%rcx\nmov %%rcx, (%%rdi)\nret\n");
+    c->alias = 1u << 1;
+    c->same_as = 1;
+}
+
 /* gen_fuzz — random straight-line programs over rax rcx rdx r8 r9 r10 r11 (loaded from in1[0..6]) and four red-zone
  * slots, mixing every operand size, partial registers, flag producers and consumers, multiplies, shifts,
  * pushes/pops and spills; the registers and CF/ZF/SF/OF/PF are stored at the end. A program that reads a flag the
@@ -799,7 +860,7 @@ static void gen_bad(void)
     add_bad(CHECK_RULE_BRANCH, 0, "call", "call 1f\n1: ret\n");
     add_bad(CHECK_RULE_DIVISION, 2, "division", "mov (%rsi), %rax\nxor %edx, %edx\ndivq 8(%rsi)\nret\n");
     add_bad(CHECK_RULE_UNKNOWN_INSN, 0, "unknown instruction", "vpaddq %xmm0, %xmm1, %xmm2\nret\n");
-    add_bad(CHECK_RULE_UNKNOWN_INSN, 1, "inc (not in the list)", "mov (%rsi), %rax\ninc %rax\nret\n");
+    add_bad(CHECK_RULE_UNKNOWN_INSN, 1, "bswap (not in the list)", "mov (%rsi), %rax\nbswap %rax\nret\n");
     add_bad(CHECK_RULE_UNKNOWN_INSN, 1, "lock prefix", "mov (%rsi), %rax\nlock addq %rax, -8(%rsp)\nret\n");
     add_bad(CHECK_RULE_RIP_DATA, 0, "RIP-relative load", "mov 0(%rip), %rax\nmov %rax, (%rdi)\nret\n");
     add_bad(CHECK_RULE_RIP_DATA, 0, "RIP-relative lea", "lea 0(%rip), %rax\nret\n");
@@ -825,9 +886,14 @@ static void gen_bad(void)
                        "mov (%rsi), %rax\nmov %rax, -8(%rsp)\nmov -8(%rsp), %rcx\nmov %rcx, (%rdi)\nret\n");
     c->no_red_zone = true;
     add_bad(CHECK_RULE_STORE_INPUT, 1, "store into an input", "mov (%rsi), %rax\nmov %rax, 8(%rsi)\nret\n");
-    c = add_bad(CHECK_RULE_ALIAS_ORDER, 2, "load of an aliased input after a store",
-                "mov (%rsi), %rax\nmov %rax, (%rdi)\nmov (%rsi), %rcx\nadd 8(%rsi), %rcx\nmov %rcx, 8(%rdi)\nret\n");
-    c->alias = 1u << 1;
+    add_bad(CHECK_RULE_UNKNOWN_VALUE, 3, "ZF of test on a pointer (an opaque value)",
+            "mov %rsi, %rax\ntest %al, %al\nmov (%rsi), %rcx\nsetz %cl\nmov %rcx, (%rdi)\nret\n");
+    add_bad(CHECK_RULE_UNKNOWN_VALUE, 2, "CF of cmp of two pointers (opaque values)",
+            "mov (%rsi), %rax\ncmp %rsi, %rdx\ncmovb (%rdx), %rax\nmov %rax, (%rdi)\nret\n");
+    add_bad(CHECK_RULE_UNKNOWN_VALUE, 3, "SF of a 32-bit cmp of a pointer and a constant",
+            "mov (%rsi), %rax\ncmp $5, %esi\nmov (%rdx), %rcx\ncmovs %rcx, %rax\nmov %rax, (%rdi)\nret\n");
+    add_bad(CHECK_RULE_UNKNOWN_VALUE, 3, "ZF of inc of a pointer",
+            "mov (%rsi), %rax\nmov %rdx, %rcx\ninc %rcx\ncmovz %rcx, %rax\nmov %rax, (%rdi)\nret\n");
     add_bad(CHECK_RULE_STACK_UNWRITTEN, 0, "stack slot never written", "mov -8(%rsp), %rax\nmov %rax, (%rdi)\nret\n");
     add_bad(CHECK_RULE_STACK_UNWRITTEN, 2, "partly written stack slot",
             "mov (%rsi), %rax\nmov %eax, -8(%rsp)\nmov -8(%rsp), %rax\nmov %rax, (%rdi)\nret\n");
@@ -948,7 +1014,11 @@ static void run_case(const tcase *t, const char *so, void *h)
     ex_id *out[16] = { outx };
     check_result r;
     memset(&r, 0, sizeof r);
-    int rc = check_exec(x, f, argmap, &l, t->no_red_zone, out, &r);
+    int32_t same_as[16];
+    for (unsigned k = 0; k < 16; k++)
+        same_as[k] = -1;
+    same_as[0] = t->same_as ? (int32_t)t->same_as : -1;
+    int rc = check_exec_case(x, f, argmap, &l, t->no_red_zone, same_as, out, &r);
     if (t->rule != CHECK_RULE_NONE) {
         const check_insn *want = t->at >= 0 && (size_t)t->at < l.n ? &l.insns[t->at] : NULL;
         char addr[40];
@@ -977,7 +1047,7 @@ static void run_case(const tcase *t, const char *so, void *h)
         FAIL("%s: %s", t->sym, err);
         goto done;
     }
-    uint64_t in[9][8], o[OUTLEN]; /* inlen <= 8 */
+    uint64_t in[9][8], o[OUTLEN], o0[OUTLEN]; /* inlen <= 8 */
     const uint64_t *inp[10];
     void *args[10];
     inp[0] = o;
@@ -986,6 +1056,8 @@ static void run_case(const tcase *t, const char *so, void *h)
         inp[k + 1] = in[k];
         args[k + 1] = in[k];
     }
+    if (t->same_as) /* one buffer: out1 starts as the input's limbs; the expressions are over the original values */
+        args[t->same_as] = o;
     uint32_t cnt = ex_count(x);
     ir_u128 *vals = malloc((cnt + 1) * sizeof *vals);
     if (!vals) {
@@ -998,7 +1070,8 @@ static void run_case(const tcase *t, const char *so, void *h)
             for (unsigned i = 0; i < t->inlen; i++)
                 in[k][i] = word();
         for (unsigned i = 0; i < OUTLEN; i++)
-            o[i] = POISON;
+            o[i] = t->same_as && i < t->inlen ? in[t->same_as - 1][i] : POISON;
+        memcpy(o0, o, sizeof o);
         call_native((cc_fn)fn, t->nin + 1, args);
         if (ex_eval_all(x, inp, vals) != 0) {
             FAIL("ex_eval_all: out of memory");
@@ -1007,7 +1080,7 @@ static void run_case(const tcase *t, const char *so, void *h)
         for (unsigned i = 0; i < OUTLEN; i++) {
             uint64_t want = o[i];
             if (!outx[i]) {
-                if (want != POISON) {
+                if (want != o0[i]) {
                     FAIL("%s (%s): out[%u] stored by the CPU, not by the executor", t->sym, t->desc, i);
                     bad = 3;
                 }
@@ -1418,13 +1491,15 @@ int main(int argc, char **argv)
         corpus(fiat, dir);
     } else {
         bad_requests();
-        static void (*const gens[6])(void) = { gen_alu, gen_shift, gen_mul, gen_moves, gen_cond, gen_chains };
-        static const char *const gnames[6] = {
+        static void (*const gens[7])(void) = { gen_alu,  gen_shift,  gen_mul,   gen_moves,
+                                               gen_cond, gen_chains, gen_incdec };
+        static const char *const gnames[7] = {
             "add/sub/adc/sbb/and/or/xor/cmp/test", "shifts, shld/shrd, shlx/shrx, bzhi", "mul, imul, mulx, neg, not",
             "moves, extensions, lea, xchg, stack, xmm", "cmovcc, setcc",
-            "carry chains, adcx/adox, stack arguments, alias"
+            "carry chains, adcx/adox, stack arguments, alias",
+            "inc, dec, test/cmp of a pointer, aliasing cases (one buffer)"
         };
-        for (int g = 0; g < 6; g++) {
+        for (int g = 0; g < 7; g++) {
             unsigned before = ncases;
             gens[g]();
             printf("%4u cases: %s\n", ncases - before, gnames[g]);
