@@ -765,6 +765,7 @@ typedef struct {
     uint32_t slot; /* its record: v's partners from rec[(v - boundary - 1) * SWEEP_PARTNERS] */
     uint32_t depth;
     uint8_t width;
+    uint8_t wdiff; /* 0: v's width is y's */
 } sw_cand;
 typedef struct {
     ex_id y;       /* 0: free */
@@ -778,6 +779,8 @@ static int sw_cand_cmp(const void *p, const void *q)
     const sw_cand *a = p, *b = q;
     if (a->y != b->y)
         return a->y < b->y ? -1 : 1;
+    if (a->wdiff != b->wdiff)
+        return a->wdiff < b->wdiff ? -1 : 1;
     if (a->width != b->width)
         return a->width < b->width ? -1 : 1;
     if (a->depth != b->depth)
@@ -903,17 +906,20 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
                 if (r0[k].dead)
                     continue;
                 cand[nc++] = (sw_cand){ v, y, (uint32_t)(v - boundary - 1) * SWEEP_PARTNERS + k, depth[v],
-                                        ex_get(x, v)->width };
+                                        ex_get(x, v)->width, ex_get(x, v)->width != ex_get(x, y)->width };
             }
         }
         qsort(cand, nc, sizeof *cand, sw_cand_cmp);
         unsigned merged = 0;
+        ex_id matched = 0; /* the last program node that a code node of its own width was proved equal to */
         for (uint32_t c = 0; c < nc && !stop; c++) {
             sw_rec *pr = rec + cand[c].slot;
             ex_id v = cand[c].v, y = cand[c].y;
             lf_id t = lf_of(l, y);
             if (swept[v - boundary] || lf_of(l, v) == t) /* merged, or meets y through a merge below it */
                 continue;
+            if (y == matched && cand[c].wdiff)
+                continue; /* y has its partner; a wider code word of its value is a sum with a carry still in it */
             uint32_t nmem;
             int ncls = lf_cut_classes(l, v, y, cls, width, lo, hi, members, &nmem);
             if (ncls < 0) {
@@ -940,8 +946,8 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
             smt_verdict sv = smt_differ_cut(x, v, y, &cuts, timeout < SWEEP_QUERY_MS ? timeout : SWEEP_QUERY_MS, &sr);
             if (explain_on())
                 fprintf(stderr, "sweep round %u: code node %u (w%u) vs program node %u (w%u): %d classes; "
-                        "query: %u nodes, %u cut variables: %s%s%s (%.3f s)\n", nround, v,
-                        ex_get(x, v)->width, y, ex_get(x, y)->width, ncls, sr.nnodes, sr.ncutvars,
+                        "query: %u nodes, %u cut variables, %u refinements: %s%s%s (%.3f s)\n", nround, v,
+                        ex_get(x, v)->width, y, ex_get(x, y)->width, ncls, sr.nnodes, sr.ncutvars, sr.refines,
                         smt_verdict_name(sv), sr.err[0] ? ": " : "", sr.err, sr.seconds);
             smt_result_free(&sr);
             if (sv == SMT_EQUAL) {
@@ -950,6 +956,8 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
                     goto out;
                 }
                 swept[v - boundary] = true;
+                if (!cand[c].wdiff)
+                    matched = y;
                 barren = 0;
                 merged++;
                 nsw++;
