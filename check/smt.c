@@ -758,6 +758,9 @@ smt_verdict smt_differ_cut(ex_ctx *x, ex_id a, ex_id b, const smt_cuts *cuts, un
             left = used >= timeout_ms ? 1 : timeout_ms - (unsigned)used;
         }
         uint32_t nbad = 0;
+        /* a refined query is given a quarter of the resource limit: most queries that refinement proves are small,
+         * and a failing one should cost about what the first query cost */
+        c2.rlimit = round == 0 || !cuts->rlimit ? cuts->rlimit : (cuts->rlimit / 4 ? cuts->rlimit / 4 : 1);
         v = query(x, a, b, left, r, false, &c2, bad, &nbad);
         if (v != SMT_UNKNOWN || !nbad || round + 1 >= SMT_CUT_REFINE_ROUNDS)
             break;
