@@ -728,7 +728,12 @@ static int cut_selftest(run *R, ex_ctx *x, lf_ctx *l, const ex_id *members, uint
  * form (lf_alias, the contract the range rule uses): the two form one class in every later query, what lies below
  * them is cut there, and the code's nodes built on it are translated again on the program's form. Sampling only
  * chooses the pairs; the proof is the solver's. Any other answer proves nothing and refutes nothing (a model of a
- * cut query is no counterexample): the pair stays as it was.
+ * cut query is no counterexample): the pair stays as it was. A pair query whose model the real expressions do not
+ * confirm is refined up to SWEEP_REFINE times (smt_differ_cut): the classes whose variables the model sets to values
+ * their nodes do not take on its inputs are uncut and the query asked again (p384's Montgomery digit, computed by
+ * gcc as (t << 32) + t, is a class whose free variable forgets that it is a multiple of t; uncut, the words built on
+ * it prove). Uncutting keeps the cut rule, and a model confirmed on the real expressions is a real difference of the
+ * pair (never of the function: the pair is only dropped).
  * Candidates: nodes in the regions of the pending limbs' cut queries (what a limb's query reaches from its roots
  * without passing a cut node: elsewhere an equality changes nothing the query sees); every code node there against
  * the program nodes there with its signature (at most SWEEP_PARTNERS, lowest ids first: samples rarely tell a word
@@ -756,7 +761,8 @@ enum {
     SWEEP_QUERIES = 160,
     SWEEP_BARREN = 48,
     SWEEP_QUERY_MS = 10000,
-    SWEEP_BUDGET_MS = 90000
+    SWEEP_BUDGET_MS = 90000,
+    SWEEP_REFINE = 1
 };
 
 /* a candidate pair of a round, and what the sweep remembers of each code node's partners */
@@ -941,7 +947,7 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
             if (!ok)
                 continue;
             nq++;
-            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, SWEEP_RLIMIT };
+            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, SWEEP_RLIMIT, SWEEP_REFINE };
             smt_result sr;
             smt_verdict sv = smt_differ_cut(x, v, y, &cuts, timeout < SWEEP_QUERY_MS ? timeout : SWEEP_QUERY_MS, &sr);
             if (explain_on())
@@ -1018,7 +1024,7 @@ static int cut_limbs(run *R, ex_ctx *x, lf_ctx *l, ex_id *const *code, ex_id *co
                 return -1;
             if (!ok)
                 continue;
-            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, rlimit };
+            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, rlimit, 0 };
             smt_result sr;
             smt_verdict sv =
                 smt_differ_cut(x, ce, pe, &cuts, timeout < CUT_TIMEOUT_MS ? timeout : CUT_TIMEOUT_MS, &sr);

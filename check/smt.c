@@ -733,8 +733,8 @@ smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_res
 
 smt_verdict smt_differ_cut(ex_ctx *x, ex_id a, ex_id b, const smt_cuts *cuts, unsigned timeout_ms, smt_result *r)
 {
-    if (!cuts)
-        return query(x, a, b, timeout_ms, r, false, NULL, NULL, NULL);
+    if (!cuts || !cuts->refine)
+        return query(x, a, b, timeout_ms, r, false, cuts, NULL, NULL);
     /* counterexample-guided refinement of the cuts: a class whose variable the spurious model sets to a value its
      * node does not really take on the model's inputs is uncut, and the query asked again. Each query keeps the
      * cut rule (a subset of proved classes is still a set of proved classes), so unsat in any round is a proof. */
@@ -758,11 +758,8 @@ smt_verdict smt_differ_cut(ex_ctx *x, ex_id a, ex_id b, const smt_cuts *cuts, un
             left = used >= timeout_ms ? 1 : timeout_ms - (unsigned)used;
         }
         uint32_t nbad = 0;
-        /* a refined query is given a quarter of the resource limit: most queries that refinement proves are small,
-         * and a failing one should cost about what the first query cost */
-        c2.rlimit = round == 0 || !cuts->rlimit ? cuts->rlimit : (cuts->rlimit / 4 ? cuts->rlimit / 4 : 1);
         v = query(x, a, b, left, r, false, &c2, bad, &nbad);
-        if (v != SMT_UNKNOWN || !nbad || round + 1 >= SMT_CUT_REFINE_ROUNDS)
+        if (v != SMT_UNKNOWN || !nbad || round >= cuts->refine)
             break;
         for (uint32_t id = 1; id <= cuts->nnodes; id++)
             if (cls[id] && cls[id] <= cuts->ncls && bad[cls[id]])
