@@ -731,7 +731,12 @@ static int cut_selftest(run *R, ex_ctx *x, lf_ctx *l, const ex_id *members, uint
  * form (lf_alias, the contract the range rule uses): the two form one class in every later query, what lies below
  * them is cut there, and the code's nodes built on it are translated again on the program's form. Sampling only
  * chooses the pairs; the proof is the solver's. Any other answer proves nothing and refutes nothing (a model of a
- * cut query is no counterexample): the pair stays as it was.
+ * cut query is no counterexample): the pair stays as it was. A pair query whose model the real expressions do not
+ * confirm is refined up to SWEEP_REFINE times (smt_differ_cut): the classes whose variables the model sets to values
+ * their nodes do not take on its inputs are uncut and the query asked again (p384's Montgomery digit, computed by
+ * gcc as (t << 32) + t, is a class whose free variable forgets that it is a multiple of t; uncut, the words built on
+ * it prove). Uncutting keeps the cut rule, and a model confirmed on the real expressions is a real difference of the
+ * pair (never of the function: the pair is only dropped).
  * Candidates: nodes in the regions of the pending limbs' cut queries (what a limb's query reaches from its roots
  * without passing a cut node: elsewhere an equality changes nothing the query sees); every code node there against
  * the program nodes there with its signature (at most SWEEP_PARTNERS, lowest ids first: samples rarely tell a word
@@ -759,7 +764,8 @@ enum {
     SWEEP_QUERIES = 160,
     SWEEP_BARREN = 48,
     SWEEP_QUERY_MS = 10000,
-    SWEEP_BUDGET_MS = 90000
+    SWEEP_BUDGET_MS = 90000,
+    SWEEP_REFINE = 1
 };
 
 /* a candidate pair of a round, and what the sweep remembers of each code node's partners */
@@ -768,6 +774,7 @@ typedef struct {
     uint32_t slot; /* its record: v's partners from rec[(v - boundary - 1) * SWEEP_PARTNERS] */
     uint32_t depth;
     uint8_t width;
+    uint8_t wdiff; /* 0: v's width is y's */
 } sw_cand;
 typedef struct {
     ex_id y;       /* 0: free */
@@ -781,6 +788,8 @@ static int sw_cand_cmp(const void *p, const void *q)
     const sw_cand *a = p, *b = q;
     if (a->y != b->y)
         return a->y < b->y ? -1 : 1;
+    if (a->wdiff != b->wdiff)
+        return a->wdiff < b->wdiff ? -1 : 1;
     if (a->width != b->width)
         return a->width < b->width ? -1 : 1;
     if (a->depth != b->depth)
@@ -906,17 +915,20 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
                 if (r0[k].dead)
                     continue;
                 cand[nc++] = (sw_cand){ v, y, (uint32_t)(v - boundary - 1) * SWEEP_PARTNERS + k, depth[v],
-                                        ex_get(x, v)->width };
+                                        ex_get(x, v)->width, ex_get(x, v)->width != ex_get(x, y)->width };
             }
         }
         qsort(cand, nc, sizeof *cand, sw_cand_cmp);
         unsigned merged = 0;
+        ex_id matched = 0; /* the last program node that a code node of its own width was proved equal to */
         for (uint32_t c = 0; c < nc && !stop; c++) {
             sw_rec *pr = rec + cand[c].slot;
             ex_id v = cand[c].v, y = cand[c].y;
             lf_id t = lf_of(l, y);
             if (swept[v - boundary] || lf_of(l, v) == t) /* merged, or meets y through a merge below it */
                 continue;
+            if (y == matched && cand[c].wdiff)
+                continue; /* y has its partner; a wider code word of its value is a sum with a carry still in it */
             uint32_t nmem;
             int ncls = lf_cut_classes(l, v, y, cls, width, lo, hi, members, &nmem);
             if (ncls < 0) {
@@ -938,13 +950,13 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
             if (!ok)
                 continue;
             nq++;
-            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, SWEEP_RLIMIT };
+            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, SWEEP_RLIMIT, SWEEP_REFINE };
             smt_result sr;
             smt_verdict sv = smt_differ_cut(x, v, y, &cuts, timeout < SWEEP_QUERY_MS ? timeout : SWEEP_QUERY_MS, &sr);
             if (explain_on())
                 fprintf(stderr, "sweep round %u: code node %u (w%u) vs program node %u (w%u): %d classes; "
-                        "query: %u nodes, %u cut variables: %s%s%s (%.3f s)\n", nround, v,
-                        ex_get(x, v)->width, y, ex_get(x, y)->width, ncls, sr.nnodes, sr.ncutvars,
+                        "query: %u nodes, %u cut variables, %u refinements: %s%s%s (%.3f s)\n", nround, v,
+                        ex_get(x, v)->width, y, ex_get(x, y)->width, ncls, sr.nnodes, sr.ncutvars, sr.refines,
                         smt_verdict_name(sv), sr.err[0] ? ": " : "", sr.err, sr.seconds);
             smt_result_free(&sr);
             if (sv == SMT_EQUAL) {
@@ -953,6 +965,8 @@ static int sweep(run *R, ex_ctx *x, lf_ctx *l, ex_id boundary, ex_id *const *cod
                     goto out;
                 }
                 swept[v - boundary] = true;
+                if (!cand[c].wdiff)
+                    matched = y;
                 barren = 0;
                 merged++;
                 nsw++;
@@ -1013,7 +1027,7 @@ static int cut_limbs(run *R, ex_ctx *x, lf_ctx *l, ex_id *const *code, ex_id *co
                 return -1;
             if (!ok)
                 continue;
-            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, rlimit };
+            smt_cuts cuts = { cls, cnt, (uint32_t)ncls, width, lo, hi, rlimit, 0 };
             smt_result sr;
             smt_verdict sv =
                 smt_differ_cut(x, ce, pe, &cuts, timeout < CUT_TIMEOUT_MS ? timeout : CUT_TIMEOUT_MS, &sr);

@@ -398,9 +398,40 @@ static void free_plans(tr *T, uint32_t nn)
     T->plan = NULL;
 }
 
-static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r, bool exact,
-                         const smt_cuts *cuts)
+/* stale_cuts — after a spurious model of a cut query: the classes whose variable the model gives a value that the
+ * class's node does not have when the real expressions are evaluated on the model's inputs (in). Such a class is
+ * where the cut forgot a relation the difference needs (a Montgomery digit cut loose from the word it is a multiple
+ * of, a carry word from the sum it came from): badcls[c] = 1 for each, *nbad counts them. 0, or -1 when memory runs
+ * out. */
+static int stale_cuts(tr *T, const ex_ctx *x, Z3_model m, const uint8_t *mark, uint32_t nn, const uint64_t *const *in,
+                      uint8_t *badcls, uint32_t *nbad)
 {
+    ir_u128 *ev = malloc(((size_t)nn + 1) * sizeof *ev);
+    if (!ev || ex_eval_all(x, in, ev) != 0) {
+        free(ev);
+        return -1;
+    }
+    for (uint32_t id = 1; id <= nn; id++) {
+        if (mark[id] != 2)
+            continue;
+        uint32_t c = cut_of(T, x, id);
+        ir_u128 mv;
+        if (!c || badcls[c] || !model_value(T, m, T->t[id], &mv))
+            continue;
+        if (mv != mask_w(ev[id], ex_get(x, id)->width)) {
+            badcls[c] = 1;
+            (*nbad)++;
+        }
+    }
+    free(ev);
+    return 0;
+}
+
+static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r, bool exact,
+                         const smt_cuts *cuts, uint8_t *badcls, uint32_t *nbad)
+{
+    if (nbad)
+        *nbad = 0;
     double t0 = now();
     memset(r, 0, sizeof *r);
     uint32_t nn = ex_count(x);
@@ -560,7 +591,6 @@ static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_r
             if (l->limb > maxlimb)
                 maxlimb = l->limb;
         }
-        Z3_model_dec_ref(T.z, m);
         /* ex_eval computes every node up to the one asked for: give every input leaf a value (its lower bound
          * when the query does not read it) */
         for (uint32_t id = 1; id <= nn; id++) {
@@ -576,6 +606,7 @@ static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_r
         uint64_t *buf = calloc((size_t)(maxarr + 1) * (maxlimb + 1), sizeof *buf);
         const uint64_t **in = calloc(maxarr + 1, sizeof *in);
         if (!r->cex || !buf || !in) {
+            Z3_model_dec_ref(T.z, m);
             free(buf);
             free(in);
             snprintf(r->err, sizeof r->err, "out of memory");
@@ -591,6 +622,9 @@ static smt_verdict query(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_r
         for (uint32_t i = 0; i < r->ncex; i++)
             buf[(size_t)r->cex[i].arr * (maxlimb + 1) + r->cex[i].limb] = r->cex[i].v;
         int e1 = ex_eval(x, a, in, &r->va), e2 = ex_eval(x, b, in, &r->vb);
+        if (!e1 && !e2 && r->va == r->vb && cuts && badcls)
+            e1 = stale_cuts(&T, x, m, mark, nn, (const uint64_t *const *)in, badcls, nbad);
+        Z3_model_dec_ref(T.z, m);
         free(buf);
         free(in);
         if (e1 || e2) {
@@ -694,12 +728,49 @@ out:
 
 smt_verdict smt_differ(ex_ctx *x, ex_id a, ex_id b, unsigned timeout_ms, smt_result *r)
 {
-    return query(x, a, b, timeout_ms, r, false, NULL);
+    return query(x, a, b, timeout_ms, r, false, NULL, NULL, NULL);
 }
 
 smt_verdict smt_differ_cut(ex_ctx *x, ex_id a, ex_id b, const smt_cuts *cuts, unsigned timeout_ms, smt_result *r)
 {
-    return query(x, a, b, timeout_ms, r, false, cuts);
+    if (!cuts || !cuts->refine)
+        return query(x, a, b, timeout_ms, r, false, cuts, NULL, NULL);
+    /* counterexample-guided refinement of the cuts: a class whose variable the spurious model sets to a value its
+     * node does not really take on the model's inputs is uncut, and the query asked again. Each query keeps the
+     * cut rule (a subset of proved classes is still a set of proved classes), so unsat in any round is a proof. */
+    double t0 = now();
+    uint32_t *cls = malloc(((size_t)cuts->nnodes + 1) * sizeof *cls);
+    uint8_t *bad = calloc((size_t)cuts->ncls + 1, 1);
+    if (!cls || !bad) {
+        free(cls);
+        free(bad);
+        return query(x, a, b, timeout_ms, r, false, cuts, NULL, NULL);
+    }
+    memcpy(cls, cuts->cls, ((size_t)cuts->nnodes + 1) * sizeof *cls);
+    smt_cuts c2 = *cuts;
+    c2.cls = cls;
+    smt_verdict v = SMT_ERROR;
+    unsigned round;
+    for (round = 0;; round++) {
+        unsigned left = timeout_ms;
+        if (timeout_ms) {
+            double used = (now() - t0) * 1e3;
+            left = used >= timeout_ms ? 1 : timeout_ms - (unsigned)used;
+        }
+        uint32_t nbad = 0;
+        v = query(x, a, b, left, r, false, &c2, bad, &nbad);
+        if (v != SMT_UNKNOWN || !nbad || round >= cuts->refine)
+            break;
+        for (uint32_t id = 1; id <= cuts->nnodes; id++)
+            if (cls[id] && cls[id] <= cuts->ncls && bad[cls[id]])
+                cls[id] = 0;
+        smt_result_free(r);
+    }
+    r->refines = round;
+    r->seconds = now() - t0;
+    free(cls);
+    free(bad);
+    return v;
 }
 
 smt_verdict smt_differ_sampled(ex_ctx *x, ex_id a, ex_id b, unsigned nsamples, unsigned timeout_ms, smt_result *r)
@@ -711,7 +782,7 @@ smt_verdict smt_differ_sampled(ex_ctx *x, ex_id a, ex_id b, unsigned nsamples, u
         r->seconds = now() - t0;
         return SMT_DIFFERENT;
     }
-    smt_verdict v = query(x, a, b, timeout_ms, r, false, NULL);
+    smt_verdict v = query(x, a, b, timeout_ms, r, false, NULL, NULL, NULL);
     r->seconds = now() - t0;
     return v;
 }

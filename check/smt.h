@@ -38,6 +38,7 @@ typedef struct {
     uint32_t nnodes;    /* the query's size: nodes translated term by term, */
     uint32_t ncutvars;  /* ... cut-point variables made (smt_differ_cut), */
     uint32_t nresums;   /* ... and cut sums found inside other sums (smt_differ_cut) */
+    uint32_t refines;   /* ... and how many times its cuts were refined (smt_differ_cut: the last query's size) */
     char err[256];
 } smt_result;
 
@@ -68,8 +69,15 @@ typedef struct {
     const uint8_t *width;   /* per class 1..ncls: 1..128 */
     const ir_u128 *lo, *hi; /* per class 1..ncls: bounds of the common value */
     unsigned rlimit;        /* z3's resource limit for the query ("rlimit": deterministic, unlike a timeout); 0 none */
+    unsigned refine;        /* at most this many refinements of the cuts (below); 0 none */
 } smt_cuts;
-/* smt_differ_cut — smt_differ with cut-points (NULL cuts: smt_differ). */
+/* smt_differ_cut — smt_differ with cut-points (NULL cuts: smt_differ). A model that the real expressions do not
+ * confirm is examined: every class whose variable it gives a value that the class's node does not take on the
+ * model's inputs is uncut (its nodes are translated from their operands, which may themselves be cut), and the
+ * query is asked again, at most cuts->refine more times, within timeout_ms together, each with cuts->rlimit
+ * (counterexample-guided refinement of the abstraction, as for the products). Uncutting keeps the rule above: any subset of the classes is a set of proved classes, so an unsat
+ * answer in any round is a proof; a confirmed model is a real difference of a and b. Refinement suits small
+ * queries (the sweep's): a large query uncut may cost the whole timeout where the cut one failed at once. */
 smt_verdict smt_differ_cut(ex_ctx *x, ex_id a, ex_id b, const smt_cuts *cuts, unsigned timeout_ms, smt_result *r);
 const char *smt_verdict_name(smt_verdict v);
 
