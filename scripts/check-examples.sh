@@ -84,8 +84,9 @@ for kind in shared static; do
   # pkg-config
   out=$work/pkg-config-$kind
   rm -rf "$out"
-  if make --no-print-directory -s -C "$examples" CC="$cc" CFLAGS="-O2 -Wall -Wextra -Werror" STATIC=$static O="$out" \
-       >"$work/pkg-config-$kind.log" 2>&1; then
+  # PKG_CONFIG_PATH on make's command line, not in the environment, as the docs show it
+  if env -u PKG_CONFIG_PATH make --no-print-directory -s -C "$examples" CC="$cc" CFLAGS="-O2 -Wall -Wextra -Werror" \
+       STATIC=$static O="$out" PKG_CONFIG_PATH="$PKG_CONFIG_PATH" >"$work/pkg-config-$kind.log" 2>&1; then
     for p in x25519 ed25519; do run_checked "pkg-config/$kind" "$out/$p" LD_LIBRARY_PATH="$libdir"; done
   else
     cat "$work/pkg-config-$kind.log" >&2

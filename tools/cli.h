@@ -50,13 +50,15 @@ void cli_free_buffer(uint8_t *buf, size_t len, int secret);
 /* cli_path_fd — whether path names one of this process's open-file descriptors: /dev/stdin, /dev/stdout,
  * /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<own pid>/fd/N (recognised by spelling,
  * even where the name does not exist), or a chain of symbolic links that reaches one of them or a directory that
- * resolves to /proc/<own pid>/fd. Returns 1 with *fd set, or 0. Does not check that the descriptor is open. */
+ * resolves to /proc/<own pid>/fd. Returns 1 with *fd set; -1 when the chain reaches a descriptor of another
+ * process (/proc/<other pid>/fd/N, /proc/<other pid>/task/<tid>/fd/N); else 0. Does not check that the
+ * descriptor is open. */
 int cli_path_fd(const char *path, int *fd);
 
 /* cli_write_file — write len bytes to path, or to standard output when path is "-".
  * A name of a descriptor (cli_path_fd) is written through that descriptor as "-" is through standard output: at
  * its offset, append mode kept, never truncated, created or renamed; a descriptor that is not open, or open only
- * for reading, is an error (CLI_ENV).
+ * for reading, is an error (CLI_ENV). A descriptor of another process is refused (CLI_USAGE).
  * Any other symbolic link is followed: a link to a regular file has its target replaced, the link stays. An existing
  * file that is not a regular file (a device such as /dev/null, a FIFO, a socket) is opened and written through,
  * never replaced or created; a directory is an error. Otherwise (a regular file, or a new name) the data is

@@ -185,7 +185,7 @@ static int no_binary_to_tty(const char *out, int hex)
     if (!hex && strcmp(out, "-") == 0 && isatty(STDOUT_FILENO))
         return cli_fail(CLI_USAGE, "standard output", "is a terminal; use --hex or -o FILE for binary output");
     /* /dev/stdout and the like are written through the descriptor, as "-" is (cli_write_file) */
-    if (!hex && cli_path_fd(out, &fd) && isatty(fd))
+    if (!hex && cli_path_fd(out, &fd) > 0 && isatty(fd))
         return cli_fail(CLI_USAGE, out, "is a terminal; use --hex or -o FILE for binary output");
     return CLI_OK;
 }

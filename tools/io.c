@@ -337,11 +337,36 @@ static int parse_fd(const char *s, int *fd)
     return 1;
 }
 
-/* Whether p spells one of this process's descriptors: /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N,
+/* Whether p spells a descriptor of some process: /proc/<pid>/fd/N or /proc/<pid>/task/<tid>/fd/N. */
+static int foreign_fd(const char *p)
+{
+    const char *q = p + 6;
+    if (strncmp(p, "/proc/", 6) != 0 || *q < '0' || *q > '9')
+        return 0;
+    while (*q >= '0' && *q <= '9')
+        q++;
+    if (strncmp(q, "/task/", 6) == 0) {
+        const char *t = q + 6;
+        q = t;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (q == t)
+            return 0;
+    }
+    if (strncmp(q, "/fd/", 4) != 0)
+        return 0;
+    int fd;
+    return parse_fd(q + 4, &fd);
+}
+
+/* Whether p spells one of this process's descriptors (1, *fd set), a descriptor of another process (-1), or
+ * neither (0): /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N,
  * /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<pid>/fd/N or /proc/<pid>/task/<tid>/fd/N with our pid. The
  * names are recognised by their spelling, not by looking them up, so that they mean the descriptor even where
  * /dev/stdout is missing or is not the usual link (a minimal container): writing there must never create or
- * replace a file of that name. */
+ * replace a file of that name. Another process's descriptor names a file that process has open (a shell's log
+ * through /proc/$$/fd/1): resolving it and renaming over it would lose what that process wrote, and writing
+ * through it cannot keep that process's offset or append mode, so it is refused. */
 static int spelled_fd(const char *p, int *fd)
 {
     static const char *const prefixes[] = { "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/" };
@@ -359,6 +384,8 @@ static int spelled_fd(const char *p, int *fd)
             return parse_fd(p + n, fd);
     }
     n = (size_t)snprintf(own, sizeof own, "/proc/%ld/", (long)getpid());
+    if (strncmp(p, own, n) != 0 && foreign_fd(p))
+        return -1;
     if (strncmp(p, own, n) == 0) {
         const char *rest = p + n;
         if (strncmp(rest, "fd/", 3) == 0)
@@ -388,8 +415,9 @@ int cli_path_fd(const char *path, int *fd)
         const char *slash, *base;
         struct stat lst;
         ssize_t n;
-        if (spelled_fd(cur, fd))
-            return 1;
+        int sp = spelled_fd(cur, fd);
+        if (sp != 0)
+            return sp;
         slash = strrchr(cur, '/');
         base = slash ? slash + 1 : cur;
         if (slash == cur)
@@ -400,8 +428,9 @@ int cli_path_fd(const char *path, int *fd)
             snprintf(dir, sizeof dir, ".");
         if (realpath(dir, rdir) != NULL) {
             snprintf(joined, sizeof joined, "%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, base);
-            if (spelled_fd(joined, fd))
-                return 1;
+            sp = spelled_fd(joined, fd);
+            if (sp != 0)
+                return sp;
         }
         if (lstat(cur, &lst) != 0 || !S_ISLNK(lst.st_mode))
             return 0;
@@ -458,9 +487,11 @@ int cli_write_file(const char *user_path, const uint8_t *data, size_t len, int s
      * descriptor the caller opened, also when it leads to a regular file: resolving it and renaming a
      * temporary file over the target would replace the caller's file (a ">>" log would lose its lines). */
     {
-        int ufd;
-        if (cli_path_fd(user_path, &ufd))
+        int ufd, sp = cli_path_fd(user_path, &ufd);
+        if (sp > 0)
             return write_fd(user_path, ufd, data, len);
+        if (sp < 0)
+            return cli_fail(CLI_USAGE, user_path, "a descriptor of another process: not written (use -o - or a file name)");
     }
 
     /* What the name stands for (following symbolic links): a directory is an error, anything else that is not a

@@ -142,8 +142,11 @@ static int out_usable(const char *path)
     if (strcmp(path, "-") == 0)
         return CLI_OK;
     int outfd;
-    if (cli_path_fd(path, &outfd)) /* /dev/stdout and the like: written through the descriptor */
+    int sp = cli_path_fd(path, &outfd);
+    if (sp > 0) /* /dev/stdout and the like: written through the descriptor */
         return CLI_OK;
+    if (sp < 0)
+        return cli_fail(CLI_USAGE, path, "a descriptor of another process: not written (use -o - or a file name)");
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode))
             return cli_fail(CLI_USAGE, path, "is a directory");

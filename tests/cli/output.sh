@@ -149,6 +149,26 @@ t_out_dev_fd_append() {
     no_leftovers
 }
 
+# A descriptor of another process (the calling shell's /proc/$$/fd/1, also through a link) names a file that process
+# has open: never resolved and renamed over (its log would lose every line), refused with exit 2, the file intact.
+t_out_other_process_fd() {
+    setup
+    printf 'old line\n' >shell.log
+    local ino rc=0
+    ino=$(stat -c %i shell.log)
+    bash -c 'echo "line 1"; "$1" sign -k k.pem -i m -o /proc/$$/fd/1 --hex 2>err.txt; echo "rc=$?"' _ "$ECOPT" \
+        >>shell.log || rc=$?
+    [ "$rc" -eq 0 ] || fail "the shell exited $rc"
+    printf 'old line\nline 1\nrc=2\n' >expected
+    cmp -s shell.log expected || fail "shell.log is $(od -c shell.log | head -5), want old line, line 1, rc=2"
+    [ "$(stat -c %i shell.log)" = "$ino" ] || fail "shell.log was replaced (inode changed)"
+    grep -q "a descriptor of another process" err.txt || fail "message: $(<err.txt)"
+    ln -s "/proc/$$/fd/1" viaLink
+    expect 2 "a descriptor of another process" "$ECOPT" sign -k k.pem -i m -o viaLink --hex
+    expect 2 "a descriptor of another process" "$ECOPT" sign -k k.pem -i m -o "/proc/$$/task/$$/fd/1" --hex
+    no_leftovers
+}
+
 # Raw bytes are refused on a terminal reached as /dev/stdout, as they are for -o - (they may be secret).
 t_out_stdout_terminal() {
     setup
