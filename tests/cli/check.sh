@@ -693,6 +693,108 @@ t_symbol_binds_elsewhere() {
     proved_line add1 1
 }
 
+# A section whose contents the linker may change or drop: ld merges SHF_MERGE/SHF_STRINGS sections (entries of
+# sh_entsize bytes, or strings, deduplicated across its inputs: the function's bytes may become another's), drops
+# SHF_EXCLUDE ones, and keeps one .gnu.linkonce.* section of each name from all its inputs (legacy COMDAT).
+t_section_rewritten() {
+    add_ir
+    local flags
+    for flags in '"axMS",@progbits,1' '"axM",@progbits,4' '"axS",@progbits'; do
+        { printf '\t.section .text.m,%s\n\t.globl add1\n\t.type add1, @function\n' "$flags"; add_body add1 addq
+          printf '\t.size add1, .-add1\n'; } >merge.S
+        verdict 1 "^REJECTED add1: symbol: \`add1\` \(FUNC GLOBAL at 0x0, \.symtab\) is in section \.text\.m, which the linker merges" \
+            "$ECOPT" check merge.S --ir add.ir
+    done
+    { printf '\t.section .text.x,"axe",@progbits\n\t.globl add1\n\t.type add1, @function\n'; add_body add1 addq
+      printf '\t.size add1, .-add1\n'; } >excl.S
+    cc -c excl.S -o excl.o || fail "cannot assemble excl.S"
+    readelf -SW excl.o | grep -q '\.text\.x .* AXE ' || { readelf -SW excl.o >&2; fail "no SHF_EXCLUDE on .text.x"; }
+    verdict 1 "^REJECTED add1: symbol: .* is in section \.text\.x, which the linker drops \(SHF_EXCLUDE\)" \
+        "$ECOPT" check excl.o --ir add.ir
+    { printf '\t.section .gnu.linkonce.t.add1,"ax",@progbits\n\t.globl add1\n\t.type add1, @function\n'
+      add_body add1 addq; printf '\t.size add1, .-add1\n'; } >once.S
+    verdict 1 "^REJECTED add1: symbol: .* is in section \.gnu\.linkonce\.t\.add1 \(legacy COMDAT" \
+        "$ECOPT" check once.S --ir add.ir
+    # the control: a section of its own with plain flags
+    sed 's/\.gnu\.linkonce\.t\.add1/.text.add1/' once.S >own.S
+    verdict 0 "" "$ECOPT" check own.S --ir add.ir
+    proved_line add1 1
+}
+
+# put64 FILE OFFSET VALUE: the 8 little-endian bytes of VALUE at OFFSET of FILE
+put64() {
+    local bytes="" k
+    for k in 0 1 2 3 4 5 6 7; do bytes+=$(printf '\\x%02x' $((($3 >> (8 * k)) & 255))); done
+    printf "$bytes" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none || fail "cannot patch $1"
+}
+
+# sec_field FILE NAME COLUMN: a field of section NAME in `readelf -SW` (2 type, 3 address, 4 offset, 5 size; hex)
+sec_field() {
+    readelf -SW "$1" 2>/dev/null | sed 's/^ *\[ *[0-9]*\] *//' | awk -v n="$2" -v c="$3" '$1 == n { print $c; exit }'
+}
+
+# sym_field FILE TABLE NAME COLUMN: a field of symbol NAME in TABLE (.symtab/.dynsym) of `readelf -sW` (1 index,
+# 2 value)
+sym_field() {
+    readelf -sW "$1" 2>/dev/null | awk -v t="'$2'" -v n="$3" -v c="$4" '/^Symbol table/ { in_t = ($3 == t) }
+        in_t && $8 == n { sub(":", "", $1); print $c; exit }'
+}
+
+# A linked file whose section headers lie about the dynamic symbols: ld.so reads them through PT_DYNAMIC
+# (DT_SYMTAB), whatever the headers say. add1 is a - b and impl a + b; the headers are patched so that add1 seems
+# to be impl.
+t_symbol_dynamic_view() {
+    add_ir
+    command -v ld >/dev/null && command -v strip >/dev/null || skip "binutils not installed"
+    { printf '\t.text\n'
+      for f in impl add1; do printf '\t.globl %s\n\t.type %s, @function\n' $f $f; done
+      add_body impl addq; printf '\t.size impl, .-impl\n'; add_body add1 subq; printf '\t.size add1, .-add1\n'
+    } >dv.S
+    cc -c dv.S -o dv.o || fail "cannot assemble dv.S"
+    ld -shared dv.o -o dv.so || fail "cannot link dv.so"
+    verdict 1 "^REJECTED add1: output-differs: " "$ECOPT" check dv.so --ir add.ir
+    local impl shoff idx
+    impl=$(sym_field dv.so .dynsym impl 2)
+    shoff=$(readelf -hW dv.so | sed -n 's/.*Start of section headers: *\([0-9]*\).*/\1/p')
+    [ -n "$impl" ] && [ -n "$shoff" ] || fail "cannot read dv.so"
+    # unstripped: .dynsym retyped to PROGBITS (the checker would not see it), .symtab's add1 moved to impl
+    cp dv.so lie1.so
+    idx=$(readelf -SW lie1.so | sed -n 's/.*\[ *\([0-9]*\)\] \.dynsym .*/\1/p')
+    printf '\x01' | dd of=lie1.so bs=1 seek=$((shoff + 64 * idx + 4)) conv=notrunc status=none || fail "patch"
+    put64 lie1.so $((0x$(sec_field lie1.so .symtab 4) + 24 * $(sym_field lie1.so .symtab add1 1) + 8)) $((0x$impl))
+    [ "$(sym_field lie1.so .symtab add1 2)" = "$impl" ] && [ "$(sec_field lie1.so .dynsym 2)" = PROGBITS ] ||
+        fail "the patch did not take"
+    verdict 1 "^REJECTED add1: symbol: \`add1\` \(FUNC GLOBAL at 0x$(printf %x $((0x$impl))), \.symtab\), but the loader's dynamic symbol table \(DT_SYMTAB\) has \`add1\` \(FUNC at 0x" \
+        "$ECOPT" check lie1.so --ir add.ir
+    # stripped: a forged copy of .dynsym appended to the file, its section header pointed there
+    strip -o lie2.so dv.so || fail "strip"
+    local off size end
+    off=$((0x$(sec_field lie2.so .dynsym 4)))
+    size=$((0x$(sec_field lie2.so .dynsym 5)))
+    end=$(stat -c %s lie2.so)
+    shoff=$(readelf -hW lie2.so | sed -n 's/.*Start of section headers: *\([0-9]*\).*/\1/p')
+    idx=$(readelf -SW lie2.so | sed -n 's/.*\[ *\([0-9]*\)\] \.dynsym .*/\1/p')
+    local add1i
+    add1i=$(sym_field lie2.so .dynsym add1 1)
+    dd if=lie2.so bs=1 skip="$off" count="$size" status=none >>lie2.so || fail "cannot copy .dynsym"
+    put64 lie2.so $((end + 24 * add1i + 8)) $((0x$impl))
+    put64 lie2.so $((shoff + 64 * idx + 0x18)) "$end"
+    [ "$(sym_field lie2.so .dynsym add1 2)" = "$impl" ] || fail "the forged .dynsym is not the one readelf reads"
+    verdict 1 "^REJECTED add1: symbol: \`add1\` \(FUNC GLOBAL at 0x$(printf %x $((0x$impl))), \.dynsym\), but the loader's dynamic symbol table \(DT_SYMTAB\) has \`add1\` " \
+        "$ECOPT" check lie2.so --ir add.ir
+    # controls, PROVED: the honest file with add1 = a + b, unstripped and stripped, with either hash table
+    sed 's/subq/addq/' dv.S >dv2.S
+    cc -c dv2.S -o dv2.o || fail "cannot assemble dv2.S"
+    local style
+    for style in gnu sysv; do
+        ld -shared --hash-style=$style dv2.o -o dv2.so && strip -o dv2s.so dv2.so || fail "cannot link dv2.so"
+        verdict 0 "" "$ECOPT" check dv2.so --ir add.ir
+        proved_line add1 1
+        verdict 0 "" "$ECOPT" check dv2s.so --ir add.ir
+        proved_line add1 1
+    done
+}
+
 # ---- the frame bound (the rule frame-size) --------------------------------------------------------------------------
 
 t_frame_size() {
