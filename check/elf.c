@@ -122,15 +122,41 @@ static void first_error_line(const char *msgs, char *out, size_t outlen)
     snprintf(out, outlen, "%.*s", (int)n, pick);
 }
 
+/* name_source — msg with each name of a file in the directory dir ("DIR/ccAB12cd.s", up to a ':' or a blank)
+ * replaced by src: a message about the end of the preprocessed file names that file, not the .S */
+static void name_source(char *msg, size_t len, const char *dir, const char *src)
+{
+    char out[400];
+    size_t o = 0, dl = strlen(dir);
+    for (const char *p = msg; *p && o + 1 < sizeof out;) {
+        if (!strncmp(p, dir, dl) && p[dl] == '/') {
+            p += dl;
+            while (*p && *p != ':' && *p != ' ' && *p != '\t')
+                p++;
+            o += (size_t)snprintf(out + o, sizeof out - o, "%s", src);
+            if (o >= sizeof out)
+                o = sizeof out - 1;
+            continue;
+        }
+        out[o++] = *p++;
+    }
+    out[o] = '\0';
+    snprintf(msg, len, "%s", out);
+}
+
 /* run_assembler — `prog -c -o objpath src`, stdout and stderr into msgpath, without a shell. 0 when it exited 0,
  * -1 when it failed or could not be run (127), -2 when fork/wait failed (errno). */
-static int run_assembler(const char *prog, const char *src, const char *objpath, const char *msgpath)
+static int run_assembler(const char *prog, const char *src, const char *objpath, const char *msgpath,
+                         const char *tmpdir)
 {
     pid_t pid = fork();
     if (pid < 0)
         return -2;
     if (pid == 0) {
         int fd = open(msgpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        /* the driver's intermediate files (gcc's preprocessed ccXXXXXX.s) in our directory, where their names in
+         * the messages can be recognized and replaced by the source's */
+        setenv("TMPDIR", tmpdir, 1);
         if (fd >= 0) {
             dup2(fd, 1);
             dup2(fd, 2);
@@ -183,7 +209,7 @@ int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_
     int ok = 0;
     for (int attempt = 0; attempt < 2 && !ok; attempt++) {
         const char *prog = attempt == 0 ? "cc" : "clang";
-        int ast = run_assembler(prog, src, objpath, msgpath);
+        int ast = run_assembler(prog, src, objpath, msgpath, dir);
         if (ast == 0) {
             ok = 1;
             break;
@@ -202,6 +228,7 @@ int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_
                     memcpy(t, m, mlen);
                     t[mlen] = '\0';
                     first_error_line(t, first, sizeof first);
+                    name_source(first, sizeof first, dir, src);
                     free(t);
                 } else
                     snprintf(first, sizeof first, "(out of memory)");
@@ -237,6 +264,22 @@ int check_source_conditional(const char *src, unsigned *line, char *what, size_t
         size_t j = i;
         while (j < n && (buf[j] == ' ' || buf[j] == '\t'))
             j++;
+        if (j < n && buf[j] == '.') {
+            /* the assembler's own conditionals and inclusions: every .if variant (.ifdef, .ifc, .ifeqs, ...; they
+             * depend on --defsym and on the assembler), .include and .incbin (files that differ between systems) */
+            size_t k = j + 1, m = 0;
+            char word[12];
+            while (k < n && m + 1 < sizeof word &&
+                   ((unsigned)((buf[k] | 0x20) - 'a') < 26u || (unsigned)(buf[k] - '0') < 10u || buf[k] == '_'))
+                word[m++] = (char)(buf[k++] | 0x20);
+            word[m] = '\0';
+            int ident = k < n && ((unsigned)((buf[k] | 0x20) - 'a') < 26u || buf[k] == '_');
+            if (!ident && (!strncmp(word, "if", 2) || !strcmp(word, "include") || !strcmp(word, "incbin"))) {
+                snprintf(what, len, ".%s", word);
+                *line = ln;
+                found = 1;
+            }
+        }
         if (j < n && buf[j] == '#') {
             j++;
             while (j < n && (buf[j] == ' ' || buf[j] == '\t'))

@@ -849,4 +849,38 @@ t_preprocessor_conditional() {
     verdict 1 "^REJECTED add1: output-differs: " "$ECOPT" check cond.o --ir add.ir
 }
 
+# The assembler's own conditionals (.ifdef and its variants) and inclusions get the warning #ifdef gets: the code
+# depends on --defsym and on the assembler.
+t_assembler_conditional() {
+    add_ir
+    local d
+    for d in '.ifdef FOO' '.ifc a,b' '.ifeqs "a","b"' '.IFNDEF FOO'; do
+        {
+            printf '\t.text\n\t.globl add1\n\t.type add1, @function\nadd1:\n\tmovq (%%rsi), %%rax\n%s\n' "$d"
+            printf '\tsubq (%%rdx), %%rax\n\t.else\n\taddq (%%rdx), %%rax\n\t.endif\n\tmovq %%rax, (%%rdi)\n\tret\n'
+            printf '\t.size add1, .-add1\n'
+        } >acond.S
+        local rc=0 w
+        w=$(printf '%s' "${d%% *}" | tr 'A-Z' 'a-z')
+        "$ECOPT" check acond.S --ir add.ir >out.txt 2>err.txt || rc=$?
+        [ "$rc" -le 1 ] || { cat out.txt err.txt >&2; fail "acond.S ($d): exit $rc"; }
+        [ "$(wc -l <err.txt)" -eq 1 ] && grep -q "^ecopt check: warning: acond.S:6: \`$w\`: .*check the .o that ships" \
+            err.txt || { cat err.txt >&2; fail "no one-line warning naming acond.S:6 and $w"; }
+    done
+    printf '\t.text\n\t.globl add1\n\t.type add1, @function\n' >inc.S
+    add_body add1 addq >>inc.S
+    printf '\t.size add1, .-add1\n' >>inc.S
+    printf '\t.include "inc.S"\n' >top.S
+    "$ECOPT" check top.S --ir add.ir >out.txt 2>err.txt || true
+    grep -q '^ecopt check: warning: top.S:1: `.include`: ' err.txt || { cat err.txt >&2; fail "no warning for .include"; }
+}
+
+# An assembler error about the end of the file names the .S, not the driver's preprocessed temporary file.
+t_assembler_error_names_source() {
+    add_ir
+    printf '\t.text\n\t.globl add1\nadd1:\n\t.ifdef FOO\n\tret\n' >noend.S
+    expect 2 '^ecopt check: noend\.S: the assembler failed: noend\.S: Error: end of file inside conditional$' \
+        "$ECOPT" check noend.S --ir add.ir
+}
+
 run_cases
