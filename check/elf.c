@@ -122,15 +122,41 @@ static void first_error_line(const char *msgs, char *out, size_t outlen)
     snprintf(out, outlen, "%.*s", (int)n, pick);
 }
 
+/* name_source — msg with each name of a file in the directory dir ("DIR/ccAB12cd.s", up to a ':' or a blank)
+ * replaced by src: a message about the end of the preprocessed file names that file, not the .S */
+static void name_source(char *msg, size_t len, const char *dir, const char *src)
+{
+    char out[400];
+    size_t o = 0, dl = strlen(dir);
+    for (const char *p = msg; *p && o + 1 < sizeof out;) {
+        if (!strncmp(p, dir, dl) && p[dl] == '/') {
+            p += dl;
+            while (*p && *p != ':' && *p != ' ' && *p != '\t')
+                p++;
+            o += (size_t)snprintf(out + o, sizeof out - o, "%s", src);
+            if (o >= sizeof out)
+                o = sizeof out - 1;
+            continue;
+        }
+        out[o++] = *p++;
+    }
+    out[o] = '\0';
+    snprintf(msg, len, "%s", out);
+}
+
 /* run_assembler — `prog -c -o objpath src`, stdout and stderr into msgpath, without a shell. 0 when it exited 0,
  * -1 when it failed or could not be run (127), -2 when fork/wait failed (errno). */
-static int run_assembler(const char *prog, const char *src, const char *objpath, const char *msgpath)
+static int run_assembler(const char *prog, const char *src, const char *objpath, const char *msgpath,
+                         const char *tmpdir)
 {
     pid_t pid = fork();
     if (pid < 0)
         return -2;
     if (pid == 0) {
         int fd = open(msgpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        /* the driver's intermediate files (gcc's preprocessed ccXXXXXX.s) in our directory, where their names in
+         * the messages can be recognized and replaced by the source's */
+        setenv("TMPDIR", tmpdir, 1);
         if (fd >= 0) {
             dup2(fd, 1);
             dup2(fd, 2);
@@ -183,7 +209,7 @@ int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_
     int ok = 0;
     for (int attempt = 0; attempt < 2 && !ok; attempt++) {
         const char *prog = attempt == 0 ? "cc" : "clang";
-        int ast = run_assembler(prog, src, objpath, msgpath);
+        int ast = run_assembler(prog, src, objpath, msgpath, dir);
         if (ast == 0) {
             ok = 1;
             break;
@@ -202,6 +228,7 @@ int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_
                     memcpy(t, m, mlen);
                     t[mlen] = '\0';
                     first_error_line(t, first, sizeof first);
+                    name_source(first, sizeof first, dir, src);
                     free(t);
                 } else
                     snprintf(first, sizeof first, "(out of memory)");
@@ -237,6 +264,22 @@ int check_source_conditional(const char *src, unsigned *line, char *what, size_t
         size_t j = i;
         while (j < n && (buf[j] == ' ' || buf[j] == '\t'))
             j++;
+        if (j < n && buf[j] == '.') {
+            /* the assembler's own conditionals and inclusions: every .if variant (.ifdef, .ifc, .ifeqs, ...; they
+             * depend on --defsym and on the assembler), .include and .incbin (files that differ between systems) */
+            size_t k = j + 1, m = 0;
+            char word[12];
+            while (k < n && m + 1 < sizeof word &&
+                   ((unsigned)((buf[k] | 0x20) - 'a') < 26u || (unsigned)(buf[k] - '0') < 10u || buf[k] == '_'))
+                word[m++] = (char)(buf[k++] | 0x20);
+            word[m] = '\0';
+            int ident = k < n && ((unsigned)((buf[k] | 0x20) - 'a') < 26u || buf[k] == '_');
+            if (!ident && (!strncmp(word, "if", 2) || !strcmp(word, "include") || !strcmp(word, "incbin"))) {
+                snprintf(what, len, ".%s", word);
+                *line = ln;
+                found = 1;
+            }
+        }
         if (j < n && buf[j] == '#') {
             j++;
             while (j < n && (buf[j] == ' ' || buf[j] == '\t'))
@@ -501,6 +544,146 @@ static int vaddr_to_offset(Elf *e, size_t len, uint64_t va, uint64_t n, uint64_t
     return -1;
 }
 
+/* dynamic_view — in a linked file, what ld.so sees of the name: it reads the dynamic symbols through PT_DYNAMIC
+ * (DT_SYMTAB, DT_STRTAB, DT_STRSZ; the count from DT_HASH's nchain or by walking DT_GNU_HASH's last chain, gABI
+ * "Hash Table" and the GNU hash layout), never through section headers, which may point elsewhere. Every
+ * definition of the name there must be the one picked (fsym: address, size, type), and when the section headers
+ * show a .dynsym definition, the dynamic view must hold one too. Flaws set under `symbol`. */
+static void dynamic_view(Elf *e, const void *obj, size_t len, const char *name, const GElf_Sym *fsym,
+                         int shdr_dynsym_def, const char *d1, check_code *out)
+{
+    size_t nph = 0;
+    if (elf_getphdrnum(e, &nph) != 0)
+        nph = 0;
+    const uint8_t *f = obj;
+    int have_dyn = 0;
+    uint64_t symtab = 0, strtab = 0, strsz = 0, hash = 0, gnuhash = 0, syment = 24;
+    for (size_t p = 0; p < nph; p++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(e, (int)p, &ph) || ph.p_type != PT_DYNAMIC)
+            continue;
+        if (have_dyn) {
+            set_flaw(out, CHECK_CODE_SYMBOL, "the file has two PT_DYNAMIC segments");
+            return;
+        }
+        have_dyn = 1;
+        if (ph.p_offset > len || ph.p_filesz > len - ph.p_offset) {
+            set_flaw(out, CHECK_CODE_SYMBOL, "the dynamic section lies beyond the end of the file");
+            return;
+        }
+        for (uint64_t k = 0; k + 16 <= ph.p_filesz; k += 16) {
+            int64_t tag;
+            uint64_t val;
+            memcpy(&tag, f + ph.p_offset + k, 8);
+            memcpy(&val, f + ph.p_offset + k + 8, 8);
+            if (tag == DT_NULL)
+                break;
+            if (tag == DT_SYMTAB) symtab = val;
+            if (tag == DT_STRTAB) strtab = val;
+            if (tag == DT_STRSZ) strsz = val;
+            if (tag == DT_HASH) hash = val;
+            if (tag == DT_GNU_HASH) gnuhash = val;
+            if (tag == DT_SYMENT) syment = val;
+        }
+    }
+    if (!have_dyn || !symtab) {
+        /* nothing for ld.so to bind the name to: a .dynsym in the section headers is then not the loader's */
+        if (shdr_dynsym_def)
+            set_flaw(out, CHECK_CODE_SYMBOL, "%s: the section headers show a dynamic symbol table the loader does "
+                     "not read (no DT_SYMTAB)", d1);
+        return;
+    }
+    uint64_t off, stroff, nsym = 0;
+    if (syment != 24 || !strtab || !strsz || vaddr_to_offset(e, len, strtab, strsz, &stroff) != 0) {
+        set_flaw(out, CHECK_CODE_SYMBOL, "the dynamic string table (DT_STRTAB, DT_STRSZ) is not in the file");
+        return;
+    }
+    if (hash) {
+        if (vaddr_to_offset(e, len, hash, 8, &off) != 0) {
+            set_flaw(out, CHECK_CODE_SYMBOL, "the DT_HASH table is not in the file");
+            return;
+        }
+        uint32_t nchain;
+        memcpy(&nchain, f + off + 4, 4);
+        nsym = nchain;
+    } else if (gnuhash) {
+        uint32_t hdr[4];
+        if (vaddr_to_offset(e, len, gnuhash, 16, &off) != 0) {
+            set_flaw(out, CHECK_CODE_SYMBOL, "the DT_GNU_HASH table is not in the file");
+            return;
+        }
+        memcpy(hdr, f + off, 16);
+        uint64_t nb = hdr[0], symoff = hdr[1], bloom = hdr[2];
+        uint64_t boff = 16 + 8 * bloom, coff = boff + 4 * nb;
+        if (bloom > (1u << 24) || nb > (1u << 24) || vaddr_to_offset(e, len, gnuhash, coff, &off) != 0) {
+            set_flaw(out, CHECK_CODE_SYMBOL, "the DT_GNU_HASH table is not in the file");
+            return;
+        }
+        uint64_t last = 0;
+        for (uint64_t b = 0; b < nb; b++) {
+            uint32_t v;
+            memcpy(&v, f + off + boff + 4 * b, 4);
+            if (v > last)
+                last = v;
+        }
+        if (last < symoff)
+            nsym = symoff;
+        else {
+            for (;;) { /* the chain of the highest bucket ends at the last symbol: its low bit set */
+                uint64_t at = coff + 4 * (last - symoff), ch;
+                uint32_t v;
+                if (last - symoff > (1u << 24) || vaddr_to_offset(e, len, gnuhash, at + 4, &ch) != 0) {
+                    set_flaw(out, CHECK_CODE_SYMBOL, "the DT_GNU_HASH chains run past the end of the file");
+                    return;
+                }
+                memcpy(&v, f + ch + at, 4);
+                if (v & 1)
+                    break;
+                last++;
+            }
+            nsym = last + 1;
+        }
+    } else {
+        set_flaw(out, CHECK_CODE_SYMBOL, "the dynamic symbol table has no DT_HASH or DT_GNU_HASH: how many symbols "
+                 "the loader reads is not known");
+        return;
+    }
+    if (nsym > len / 24 || vaddr_to_offset(e, len, symtab, nsym * 24, &off) != 0) {
+        set_flaw(out, CHECK_CODE_SYMBOL, "the dynamic symbol table (DT_SYMTAB, %llu symbols) is not in the file",
+                 (unsigned long long)nsym);
+        return;
+    }
+    const char *strs = (const char *)f + stroff;
+    int found = 0;
+    for (uint64_t i = 1; i < nsym; i++) {
+        GElf_Sym s; /* Elf64_Sym: name 4, info 1, other 1, shndx 2, value 8, size 8 */
+        const uint8_t *r = f + off + 24 * i;
+        uint32_t nm;
+        uint16_t shndx;
+        memcpy(&nm, r, 4);
+        s.st_info = r[4];
+        memcpy(&shndx, r + 6, 2);
+        memcpy(&s.st_value, r + 8, 8);
+        memcpy(&s.st_size, r + 16, 8);
+        if (shndx == SHN_UNDEF || nm >= strsz)
+            continue;
+        const char *n = strs + nm;
+        size_t room = strsz - nm, nl = strnlen(n, room);
+        if (nl == room || !base_name_is(n, name))
+            continue;
+        found = 1;
+        if (s.st_value != fsym->st_value || s.st_size != fsym->st_size ||
+            GELF_ST_TYPE(s.st_info) != GELF_ST_TYPE(fsym->st_info))
+            set_flaw(out, CHECK_CODE_SYMBOL, "%s, but the loader's dynamic symbol table (DT_SYMTAB) has `%s` (%s at "
+                     "0x%llx, %llu bytes): the section headers disagree with what ld.so binds to", d1, n,
+                     sym_type_name(GELF_ST_TYPE(s.st_info)), (unsigned long long)s.st_value,
+                     (unsigned long long)s.st_size);
+    }
+    if (!found && shdr_dynsym_def)
+        set_flaw(out, CHECK_CODE_SYMBOL, "%s, but the loader's dynamic symbol table (DT_SYMTAB) has no `%s`: the "
+                 "section headers disagree with what ld.so binds to", d1, name);
+}
+
 int check_code_from_object(const void *obj, size_t len, const char *what, const char *name, check_code *out,
                            char *err, size_t errlen)
 {
@@ -704,6 +887,12 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
         if (fsym.st_shndx == SHN_ABS || fsym.st_shndx == SHN_COMMON || fsym.st_shndx >= SHN_LORESERVE)
             set_flaw(out, CHECK_CODE_SYMBOL, "%s is not in a section (index 0x%x)", d1, (unsigned)fsym.st_shndx);
     }
+    if (eh.e_type != ET_REL) {
+        int shdr_dyn = 0;
+        for (size_t i = 0; i < ndefs; i++)
+            shdr_dyn |= !strcmp(defs[i].table, ".dynsym");
+        dynamic_view(e, obj, len, name, &fsym, shdr_dyn, d1, out);
+    }
     if (out->flaw != CHECK_CODE_SOUND) {
         rc = 0; /* read: the checker rejects it, with no bytes to decode */
         goto out;
@@ -725,6 +914,18 @@ int check_code_from_object(const void *obj, size_t len, const char *what, const 
     if (csh.sh_flags & SHF_COMPRESSED)
         set_flaw(out, CHECK_CODE_SYMBOL, "%s is in section %s, which is compressed (SHF_COMPRESSED)", d1,
                  out->section);
+    /* a mergeable section is a table of entries (sh_entsize bytes, or strings) that ld deduplicates across its
+     * inputs and between each other, rewriting what the function's addresses hold */
+    if (csh.sh_flags & (SHF_MERGE | SHF_STRINGS))
+        set_flaw(out, CHECK_CODE_SYMBOL, "%s is in section %s, which the linker merges (SHF_MERGE/SHF_STRINGS): "
+                 "it may deduplicate or share its bytes", d1, out->section);
+    if (eh.e_type == ET_REL && (csh.sh_flags & SHF_EXCLUDE))
+        set_flaw(out, CHECK_CODE_SYMBOL, "%s is in section %s, which the linker drops (SHF_EXCLUDE)", d1,
+                 out->section);
+    /* legacy COMDAT by name: ld keeps the first .gnu.linkonce.* section of each name from all inputs */
+    if (eh.e_type == ET_REL && secname && !strncmp(secname, ".gnu.linkonce.", 14))
+        set_flaw(out, CHECK_CODE_SYMBOL, "%s is in section %s (legacy COMDAT, .gnu.linkonce.*): the linker may "
+                 "keep another file's copy", d1, out->section);
     if ((csh.sh_flags & SHF_GROUP) && in_comdat(e, fsym.st_shndx))
         set_flaw(out, CHECK_CODE_SYMBOL, "%s is in section %s of a COMDAT group: the linker may keep another "
                  "file's copy", d1, out->section);

@@ -75,7 +75,8 @@ int check_assemble(const char *src, uint8_t **obj, size_t *len, char *err, size_
 
 /* check_source_conditional — the first preprocessor directive of the .S file src that makes its code depend on the
  * compiler driver that preprocesses it (#if, #ifdef, #ifndef, #include: `#ifdef __clang__`, -D flags, a header that
- * differs between systems): 1 with its line number in *line and the directive in what ("#ifdef"), 0 when there is
+ * differs between systems), or the assembler's own (.if and its variants .ifdef, .ifc, .ifeqs, ...; .include,
+ * .incbin): 1 with its line number in *line and the directive in what ("#ifdef"), 0 when there is
  * none, -1 when src cannot be read. (check_assemble proves nothing about another driver's reading of such a file.) */
 int check_source_conditional(const char *src, unsigned *line, char *what, size_t len);
 

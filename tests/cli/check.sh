@@ -693,6 +693,108 @@ t_symbol_binds_elsewhere() {
     proved_line add1 1
 }
 
+# A section whose contents the linker may change or drop: ld merges SHF_MERGE/SHF_STRINGS sections (entries of
+# sh_entsize bytes, or strings, deduplicated across its inputs: the function's bytes may become another's), drops
+# SHF_EXCLUDE ones, and keeps one .gnu.linkonce.* section of each name from all its inputs (legacy COMDAT).
+t_section_rewritten() {
+    add_ir
+    local flags
+    for flags in '"axMS",@progbits,1' '"axM",@progbits,4' '"axS",@progbits'; do
+        { printf '\t.section .text.m,%s\n\t.globl add1\n\t.type add1, @function\n' "$flags"; add_body add1 addq
+          printf '\t.size add1, .-add1\n'; } >merge.S
+        verdict 1 "^REJECTED add1: symbol: \`add1\` \(FUNC GLOBAL at 0x0, \.symtab\) is in section \.text\.m, which the linker merges" \
+            "$ECOPT" check merge.S --ir add.ir
+    done
+    { printf '\t.section .text.x,"axe",@progbits\n\t.globl add1\n\t.type add1, @function\n'; add_body add1 addq
+      printf '\t.size add1, .-add1\n'; } >excl.S
+    cc -c excl.S -o excl.o || fail "cannot assemble excl.S"
+    readelf -SW excl.o | grep -q '\.text\.x .* AXE ' || { readelf -SW excl.o >&2; fail "no SHF_EXCLUDE on .text.x"; }
+    verdict 1 "^REJECTED add1: symbol: .* is in section \.text\.x, which the linker drops \(SHF_EXCLUDE\)" \
+        "$ECOPT" check excl.o --ir add.ir
+    { printf '\t.section .gnu.linkonce.t.add1,"ax",@progbits\n\t.globl add1\n\t.type add1, @function\n'
+      add_body add1 addq; printf '\t.size add1, .-add1\n'; } >once.S
+    verdict 1 "^REJECTED add1: symbol: .* is in section \.gnu\.linkonce\.t\.add1 \(legacy COMDAT" \
+        "$ECOPT" check once.S --ir add.ir
+    # the control: a section of its own with plain flags
+    sed 's/\.gnu\.linkonce\.t\.add1/.text.add1/' once.S >own.S
+    verdict 0 "" "$ECOPT" check own.S --ir add.ir
+    proved_line add1 1
+}
+
+# put64 FILE OFFSET VALUE: the 8 little-endian bytes of VALUE at OFFSET of FILE
+put64() {
+    local bytes="" k
+    for k in 0 1 2 3 4 5 6 7; do bytes+=$(printf '\\x%02x' $((($3 >> (8 * k)) & 255))); done
+    printf "$bytes" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none || fail "cannot patch $1"
+}
+
+# sec_field FILE NAME COLUMN: a field of section NAME in `readelf -SW` (2 type, 3 address, 4 offset, 5 size; hex)
+sec_field() {
+    readelf -SW "$1" 2>/dev/null | sed 's/^ *\[ *[0-9]*\] *//' | awk -v n="$2" -v c="$3" '$1 == n { print $c; exit }'
+}
+
+# sym_field FILE TABLE NAME COLUMN: a field of symbol NAME in TABLE (.symtab/.dynsym) of `readelf -sW` (1 index,
+# 2 value)
+sym_field() {
+    readelf -sW "$1" 2>/dev/null | awk -v t="'$2'" -v n="$3" -v c="$4" '/^Symbol table/ { in_t = ($3 == t) }
+        in_t && $8 == n { sub(":", "", $1); print $c; exit }'
+}
+
+# A linked file whose section headers lie about the dynamic symbols: ld.so reads them through PT_DYNAMIC
+# (DT_SYMTAB), whatever the headers say. add1 is a - b and impl a + b; the headers are patched so that add1 seems
+# to be impl.
+t_symbol_dynamic_view() {
+    add_ir
+    command -v ld >/dev/null && command -v strip >/dev/null || skip "binutils not installed"
+    { printf '\t.text\n'
+      for f in impl add1; do printf '\t.globl %s\n\t.type %s, @function\n' $f $f; done
+      add_body impl addq; printf '\t.size impl, .-impl\n'; add_body add1 subq; printf '\t.size add1, .-add1\n'
+    } >dv.S
+    cc -c dv.S -o dv.o || fail "cannot assemble dv.S"
+    ld -shared dv.o -o dv.so || fail "cannot link dv.so"
+    verdict 1 "^REJECTED add1: output-differs: " "$ECOPT" check dv.so --ir add.ir
+    local impl shoff idx
+    impl=$(sym_field dv.so .dynsym impl 2)
+    shoff=$(readelf -hW dv.so | sed -n 's/.*Start of section headers: *\([0-9]*\).*/\1/p')
+    [ -n "$impl" ] && [ -n "$shoff" ] || fail "cannot read dv.so"
+    # unstripped: .dynsym retyped to PROGBITS (the checker would not see it), .symtab's add1 moved to impl
+    cp dv.so lie1.so
+    idx=$(readelf -SW lie1.so | sed -n 's/.*\[ *\([0-9]*\)\] \.dynsym .*/\1/p')
+    printf '\x01' | dd of=lie1.so bs=1 seek=$((shoff + 64 * idx + 4)) conv=notrunc status=none || fail "patch"
+    put64 lie1.so $((0x$(sec_field lie1.so .symtab 4) + 24 * $(sym_field lie1.so .symtab add1 1) + 8)) $((0x$impl))
+    [ "$(sym_field lie1.so .symtab add1 2)" = "$impl" ] && [ "$(sec_field lie1.so .dynsym 2)" = PROGBITS ] ||
+        fail "the patch did not take"
+    verdict 1 "^REJECTED add1: symbol: \`add1\` \(FUNC GLOBAL at 0x$(printf %x $((0x$impl))), \.symtab\), but the loader's dynamic symbol table \(DT_SYMTAB\) has \`add1\` \(FUNC at 0x" \
+        "$ECOPT" check lie1.so --ir add.ir
+    # stripped: a forged copy of .dynsym appended to the file, its section header pointed there
+    strip -o lie2.so dv.so || fail "strip"
+    local off size end
+    off=$((0x$(sec_field lie2.so .dynsym 4)))
+    size=$((0x$(sec_field lie2.so .dynsym 5)))
+    end=$(stat -c %s lie2.so)
+    shoff=$(readelf -hW lie2.so | sed -n 's/.*Start of section headers: *\([0-9]*\).*/\1/p')
+    idx=$(readelf -SW lie2.so | sed -n 's/.*\[ *\([0-9]*\)\] \.dynsym .*/\1/p')
+    local add1i
+    add1i=$(sym_field lie2.so .dynsym add1 1)
+    dd if=lie2.so bs=1 skip="$off" count="$size" status=none >>lie2.so || fail "cannot copy .dynsym"
+    put64 lie2.so $((end + 24 * add1i + 8)) $((0x$impl))
+    put64 lie2.so $((shoff + 64 * idx + 0x18)) "$end"
+    [ "$(sym_field lie2.so .dynsym add1 2)" = "$impl" ] || fail "the forged .dynsym is not the one readelf reads"
+    verdict 1 "^REJECTED add1: symbol: \`add1\` \(FUNC GLOBAL at 0x$(printf %x $((0x$impl))), \.dynsym\), but the loader's dynamic symbol table \(DT_SYMTAB\) has \`add1\` " \
+        "$ECOPT" check lie2.so --ir add.ir
+    # controls, PROVED: the honest file with add1 = a + b, unstripped and stripped, with either hash table
+    sed 's/subq/addq/' dv.S >dv2.S
+    cc -c dv2.S -o dv2.o || fail "cannot assemble dv2.S"
+    local style
+    for style in gnu sysv; do
+        ld -shared --hash-style=$style dv2.o -o dv2.so && strip -o dv2s.so dv2.so || fail "cannot link dv2.so"
+        verdict 0 "" "$ECOPT" check dv2.so --ir add.ir
+        proved_line add1 1
+        verdict 0 "" "$ECOPT" check dv2s.so --ir add.ir
+        proved_line add1 1
+    done
+}
+
 # ---- the frame bound (the rule frame-size) --------------------------------------------------------------------------
 
 t_frame_size() {
@@ -745,6 +847,68 @@ t_preprocessor_conditional() {
     command -v clang >/dev/null || skip "clang not installed"
     clang -c cond.S -o cond.o || fail "clang cannot assemble cond.S"
     verdict 1 "^REJECTED add1: output-differs: " "$ECOPT" check cond.o --ir add.ir
+}
+
+# The assembler's own conditionals (.ifdef and its variants) and inclusions get the warning #ifdef gets: the code
+# depends on --defsym and on the assembler.
+t_assembler_conditional() {
+    add_ir
+    local d
+    for d in '.ifdef FOO' '.ifc a,b' '.ifeqs "a","b"' '.IFNDEF FOO'; do
+        {
+            printf '\t.text\n\t.globl add1\n\t.type add1, @function\nadd1:\n\tmovq (%%rsi), %%rax\n%s\n' "$d"
+            printf '\tsubq (%%rdx), %%rax\n\t.else\n\taddq (%%rdx), %%rax\n\t.endif\n\tmovq %%rax, (%%rdi)\n\tret\n'
+            printf '\t.size add1, .-add1\n'
+        } >acond.S
+        local rc=0 w
+        w=$(printf '%s' "${d%% *}" | tr 'A-Z' 'a-z')
+        "$ECOPT" check acond.S --ir add.ir >out.txt 2>err.txt || rc=$?
+        [ "$rc" -le 1 ] || { cat out.txt err.txt >&2; fail "acond.S ($d): exit $rc"; }
+        [ "$(wc -l <err.txt)" -eq 1 ] && grep -q "^ecopt check: warning: acond.S:6: \`$w\`: .*check the .o that ships" \
+            err.txt || { cat err.txt >&2; fail "no one-line warning naming acond.S:6 and $w"; }
+    done
+    printf '\t.text\n\t.globl add1\n\t.type add1, @function\n' >inc.S
+    add_body add1 addq >>inc.S
+    printf '\t.size add1, .-add1\n' >>inc.S
+    printf '\t.include "inc.S"\n' >top.S
+    "$ECOPT" check top.S --ir add.ir >out.txt 2>err.txt || true
+    grep -q '^ecopt check: warning: top.S:1: `.include`: ' err.txt || { cat err.txt >&2; fail "no warning for .include"; }
+}
+
+# An assembler error about the end of the file names the .S, not the driver's preprocessed temporary file.
+t_assembler_error_names_source() {
+    add_ir
+    printf '\t.text\n\t.globl add1\nadd1:\n\t.ifdef FOO\n\tret\n' >noend.S
+    expect 2 '^ecopt check: noend\.S: the assembler failed: noend\.S: Error: end of file inside conditional$' \
+        "$ECOPT" check noend.S --ir add.ir
+}
+
+# --explain after a rejection in an aliasing case: the disjoint case's re-run would find no difference; explain
+# says which case failed and never contradicts the verdict. The code rereads a[0] after storing o[0]: wrong only
+# when o == a.
+t_explain_alias() {
+    cat >al.ir <<'EOF'
+func f
+  out o[2] alias a, b
+  in a[2] 0..0x7fffffffffffffff
+  in b[2] 0..0x7fffffffffffffff
+  a0:u64 = load a[0]
+  a1:u64 = load a[1]
+  b0:u64 = load b[0]
+  b1:u64 = load b[1]
+  s0:u64 = add a0, b0
+  s1:u64 = add a1, b1
+  store o[0], s0
+  store o[1], s1
+end
+EOF
+    printf '\t.text\n\t.globl f\n\t.type f, @function\nf:\n' >al.S
+    printf '\tmov (%%rsi), %%r9\n\tmov (%%rdx), %%r10\n\tlea (%%r9,%%r10), %%rax\n\tmov %%rax, (%%rdi)\n' >>al.S
+    printf '\tmov (%%rsi), %%rcx\n\tsub %%r9, %%rcx\n\tmov 8(%%rsi), %%rax\n\tadd 8(%%rdx), %%rax\n' >>al.S
+    printf '\tadd %%rcx, %%rax\n\tmov %%rax, 8(%%rdi)\n\tret\n\t.size f, .-f\n' >>al.S
+    verdict 1 '^REJECTED f: output-differs \(o == a\): ' "$ECOPT" check al.S --ir al.ir --explain
+    grep -q '^explain: rule output-differs broken in the aliasing case o == a: ' out.txt &&
+        ! grep -q 'no input found' out.txt || { cat out.txt >&2; fail "explain does not name the aliasing case"; }
 }
 
 run_cases
