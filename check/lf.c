@@ -643,6 +643,122 @@ static lf_id formal_residue(lf_ctx *l, lf_id s, unsigned j)
     return res;
 }
 
+/* exq_form — the exact quotient D / 2^j (1 <= j <= 64; D a multiple of 2^j for every value of the atoms, formal_zero)
+ * over one basis per quotient digit, so that quotients of one digit taken in different ways meet. For a digit
+ * qd = qd_c(X) = (c X) mod 2^64 let H = exq_64(c X - qd), the atom whose value is the integer (c X - qd) / 2^64
+ * = floor(c X / 2^64). Then, as integers, for every value of X (no side condition: the mod is the least
+ * non-negative residue),
+ *     qd = c X - 2^64 H.
+ * Write D = N' + sum_i b_i qd_i (the digits that occur in D with their coefficients) and N = N' + sum_i b_i c_i X_i:
+ * D = N - 2^64 sum_i b_i H_i exactly. When N has no digit and each of its coefficients and its constant is a multiple
+ * of 2^j, N / 2^j is an integer form and
+ *     D / 2^j = N / 2^j - 2^(64-j) sum_i b_i H_i                       (exact: j <= 64)
+ * So exq_64(c lo - qd) = H, exq_63(c lo - qd) = 2 H, exq_32(lo - qd) = 2^32 H - lo (c = 2^32 + 1): the shift-based
+ * products of a digit meet the program's. Otherwise (and for D = H's own operand) D / 2^j stays one atom with the
+ * bounds of D / 2^j. Bounds of the form come from its atoms. 0 when memory runs out. */
+static lf_id exq_form(lf_ctx *l, lf_id ds, unsigned j)
+{
+    lf_id res = 0;
+    mpz_t q, r, t, kk;
+    mpz_init(q);
+    mpz_init(r);
+    mpz_init(t);
+    mpz_init(kk);
+    bld nb;
+    b_init(&nb);
+    uint32_t nd = 0;
+    {
+        const lf_sum *D = &l->su[ds];
+        for (uint32_t i = 0; i < D->n; i++) {
+            uint32_t a = l->tatom[D->first + i];
+            const lf_atom *at = &l->at[a];
+            if (at->kind == LA_QDIG) {
+                nd++;
+                mpz_import(kk, 1, -1, sizeof at->k, 0, 0, &at->k);
+                mpz_mul(t, l->tcoef[D->first + i], kk);
+                b_sum(l, &nb, at->a[0], t); /* + b c X */
+            } else
+                b_term(&nb, a, l->tcoef[D->first + i]);
+            D = &l->su[ds];
+        }
+        mpz_add(nb.k, nb.k, D->k);
+    }
+    lf_id ns = nd ? b_finish(l, &nb) : 0;
+    if (!nd)
+        b_clear(&nb);
+    bool basis = false;
+    if (ns && !has_qdig(l, ns)) {
+        const lf_sum *N = &l->su[ns];
+        basis = mpz_divisible_2exp_p(N->k, j);
+        for (uint32_t i = 0; i < N->n && basis; i++)
+            basis = mpz_divisible_2exp_p(l->tcoef[N->first + i], j);
+        /* D = H's own operand (N = 0 and one digit with coefficient -1 at j = 64) is the atom itself */
+        if (basis && N->n == 0 && mpz_sgn(N->k) == 0 && nd == 1 && j == 64) {
+            const lf_sum *D = &l->su[ds];
+            for (uint32_t i = 0; i < D->n; i++)
+                if (l->at[l->tatom[D->first + i]].kind == LA_QDIG && mpz_cmp_si(l->tcoef[D->first + i], -1) == 0)
+                    basis = false;
+        }
+    }
+    if (!basis) {
+        const lf_sum *D = &l->su[ds];
+        mpz_cdiv_q_2exp(q, D->lo, j);
+        mpz_fdiv_q_2exp(r, D->hi, j);
+        uint32_t e = atom(l, LA_EXQ, &ds, 1, j, q, r);
+        res = e ? sum_of_atom(l, e) : 0;
+        goto out;
+    }
+    {
+        bld rb;
+        b_init(&rb);
+        const lf_sum *N = &l->su[ns];
+        for (uint32_t i = 0; i < N->n; i++) {
+            mpz_fdiv_q_2exp(t, l->tcoef[N->first + i], j); /* exact */
+            b_term(&rb, l->tatom[N->first + i], t);
+        }
+        mpz_fdiv_q_2exp(rb.k, N->k, j);
+        uint32_t nq = l->su[ds].n;
+        for (uint32_t i = 0; i < nq && !rb.oom; i++) {
+            const lf_sum *D = &l->su[ds];
+            uint32_t a = l->tatom[D->first + i];
+            const lf_atom *at = &l->at[a];
+            if (at->kind != LA_QDIG)
+                continue;
+            mpz_t b;
+            mpz_init_set(b, l->tcoef[D->first + i]);
+            bld hb;
+            b_init(&hb);
+            mpz_import(kk, 1, -1, sizeof at->k, 0, 0, &at->k);
+            b_sum(l, &hb, at->a[0], kk); /* c X */
+            mpz_set_si(t, -1);
+            b_term(&hb, a, t); /* - qd */
+            lf_id hs = b_finish(l, &hb);
+            uint32_t h = 0;
+            if (hs) {
+                mpz_cdiv_q_2exp(q, l->su[hs].lo, 64);
+                mpz_fdiv_q_2exp(r, l->su[hs].hi, 64);
+                h = atom(l, LA_EXQ, &hs, 1, 64, q, r);
+            }
+            if (!h) {
+                mpz_clear(b);
+                b_clear(&rb);
+                goto out;
+            }
+            mpz_mul_2exp(t, b, 64 - j);
+            mpz_neg(t, t);
+            b_term(&rb, h, t); /* - 2^(64-j) b H */
+            mpz_clear(b);
+        }
+        res = b_finish(l, &rb);
+    }
+out:
+    mpz_clear(q);
+    mpz_clear(r);
+    mpz_clear(t);
+    mpz_clear(kk);
+    return res;
+}
+
 /* lf_floor — floor(s / 2^k), canonical (lf.h): coefficients and constant reduced to symmetric remainders (the
  * quotients leave the floor), the common power of two divided out, and a floor decided or narrowed by the bounds
  * of what is left: 0 on [0, 2^k), -1 on [-2^k, 0), and on [-2^k, 2^k) the sign atom -[S < 0] (the same for every
@@ -770,16 +886,17 @@ static lf_id lf_floor(lf_ctx *l, lf_id s, unsigned k)
                         goto out;
                     }
                     if (fz == 1 && l->su[ds].n > 0) {
-                        const lf_sum *D = &l->su[ds];
-                        mpz_cdiv_q_2exp(q, D->lo, j);
-                        mpz_fdiv_q_2exp(r, D->hi, j);
-                        uint32_t e = atom(l, LA_EXQ, &ds, 1, j, q, r);
+                        lf_id es = exq_form(l, ds, j);
+                        if (!es) {
+                            b_clear(&outer);
+                            goto out;
+                        }
                         bld nb;
                         b_init(&nb);
                         b_sum1(l, &nb, ts, 1);
                         mpz_set_ui(q, 1);
                         mpz_mul_2exp(q, q, j);
-                        b_term(&nb, e, q);
+                        b_sum(l, &nb, es, q);
                         b_sum(l, &nb, zs, q);
                         lf_id nx = b_finish(l, &nb);
                         if (!nx) {

@@ -18,12 +18,11 @@ if(TARGET ecopt_check AND TARGET ecopt_gen AND TARGET ecopt_emit AND EXISTS ${PR
     ECOPT_MUTATE="$<TARGET_FILE:ecopt_mutate>")
   target_link_libraries(test_check_corpus PRIVATE ecopt_check ecopt_gen ecopt_emit ecopt_ir ${CMAKE_DL_LIBS})
   add_dependencies(test_check_corpus ecopt_mutate)
-  # the whole corpus (about 15 minutes of CPU, half of it secp256k1 gcc's 24 sweeps: every variant and mutant
-  # assembled, a third built and run): `make test-slow`
+  # the whole corpus (every variant and mutant assembled, a third built and run): `make test-slow`
   add_test(NAME check.corpus COMMAND test_check_corpus)
   set_tests_properties(check.corpus PROPERTIES LABELS "check;slow" TIMEOUT 3600 SKIP_RETURN_CODE 77)
-  # CI's share: one proved subject per kind, the one only the sweep proves (secp256k1 gcc: the original, its mutants
-  # and every eighth variant, ~30 s of CPU each), the ladder step; every eighth run on the CPU
+  # CI's share: one proved subject per kind, secp256k1 gcc (the largest Montgomery subject the corpus proves, with
+  # every variant and mutant), the ladder step; every eighth run on the CPU
   add_test(NAME check.corpus.quick COMMAND test_check_corpus --confirm-every 8 --sweep-variant-every 8
            --only "curve25519.mul gcc,poly1305.square clang,c25519_solinas.mul clang,p256.mul clang,secp256k1.mul gcc,ladderstep")
   set_tests_properties(check.corpus.quick PROPERTIES LABELS "check;heavy" TIMEOUT 1800 SKIP_RETURN_CODE 77)

@@ -650,6 +650,47 @@ static void test_exact_division(void)
     printf("exact division: %u cases\n", n);
 }
 
+/* ---- quotient digits over one basis (lf.c, exq_form) ---------------------------------------------------------------
+ * p384's Montgomery round (m' = 2^32 + 1, p0 = 2^32 - 1; NIST FIPS 186-4, D.1.2.4): the program takes the digit
+ * m = (t m') mod 2^64 and the products m p0 as multiplies; gcc computes m as t + (t << 32) and m p0 as
+ * (m << 32) - m with shifts. Both sides' exact quotients of the digit must be written over the basis (t, H), so the
+ * carries of t + lo(m p0) and the high words meet by their linear forms; each pair is also evaluated (expect_linear:
+ * 200 inputs, the first four all-zero and all-ones). */
+static void test_digit_basis(void)
+{
+    ex_ctx *x = ex_ctx_new();
+    ex_ctx_set_raw(x, true);
+    lf_ctx *l = lf_new(x);
+    const u128 max64 = ~(uint64_t)0;
+    const uint64_t mp = 0x100000001ull, p0 = 0xffffffffull;
+    ex_id a0 = ex_input(x, 0, 0, 0, max64), b0 = ex_input(x, 0, 1, 0, max64), t1 = ex_input(x, 0, 2, 0, max64);
+    ex_id t = ex_mul(x, 64, a0, b0);
+    ex_id mP = ex_mul(x, 64, t, ex_const(x, mp));
+    ex_id mC = ex_add(x, 64, t, ex_shl(x, 64, t, 32));
+    expect_linear(x, l, "digit: t m' vs t + (t << 32)", mP, mC);
+    /* lo(m p0) and hi(m p0) */
+    ex_id prodP = ex_mul(x, 128, mP, ex_const(x, p0));
+    ex_id loP = ex_trunc(x, 64, prodP), hiP = ex_shr(x, 128, prodP, 64);
+    ex_id loC = ex_sub(x, 64, ex_shl(x, 64, mC, 32), mC);
+    ex_id hiC = ex_sub(x, 64, ex_shr(x, 64, mC, 32), ex_lt(x, ex_shl(x, 64, mC, 32), mC));
+    expect_linear(x, l, "digit: lo(m p0)", loP, loC);
+    expect_linear(x, l, "digit: hi(m p0)", hiP, hiC);
+    /* the dropped word's carry and the next word */
+    ex_id cP = ex_shr(x, 128, ex_add(x, 128, t, loP), 64);
+    ex_id sC = ex_add(x, 64, t, loC);
+    ex_id cC = ex_lt(x, sC, t);
+    expect_linear(x, l, "digit: carry of t + lo(m p0)", cP, cC);
+    ex_id wP = ex_trunc(x, 64, ex_add(x, 128, ex_add(x, 128, hiP, cP), t1));
+    ex_id wC = ex_add(x, 64, ex_add(x, 64, hiC, cC), t1);
+    expect_linear(x, l, "digit: next word", wP, wC);
+    ex_id kP = ex_shr(x, 128, ex_add(x, 128, ex_add(x, 128, hiP, cP), t1), 64);
+    ex_id kC = ex_add(x, 64, ex_lt(x, ex_add(x, 64, hiC, t1), t1), ex_lt(x, wC, ex_add(x, 64, hiC, t1)));
+    expect_linear(x, l, "digit: next word's carry", kP, kC);
+    lf_free(l);
+    ex_ctx_free(x);
+    printf("digit basis: 6 pairs\n");
+}
+
 /* ---- 2e. cut-points (smt_differ_cut, lf_cut_classes) --------------------------------------------------------------
  * The final conditional subtraction of a Montgomery multiply, in miniature: four words W_i = hi(K_i x_i) (x_i
  * inputs, K_i dense even 64-bit constants near 2^64), then out = T - p if T >= p else T (T = W as a 256-bit number, p a
@@ -1433,6 +1474,7 @@ int main(int argc, char **argv)
     test_linear_forms();
     test_range_rule();
     test_exact_division();
+    test_digit_basis();
     test_cut_points();
     test_sweep();
     test_fiat();
