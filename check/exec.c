@@ -539,8 +539,11 @@ static int mem_read(st *s, uint32_t region, int64_t off, unsigned size, val *v)
         TRY(limb_of(s, region, off, bytes, false, &limb));
         const ir_array *a = &s->f->arr[region];
         /* one memory per aliasing case: an output equal to input i reads i's limbs until it stores them, and
-         * input i reads what that output stored (at most one output equals a given input) */
+         * input i reads what that output stored (at most one output equals a given input); an input equal to
+         * input i (same_as[k] = i) is i: its loads are i's leaves and see what the output equal to i stored */
         uint32_t in_arr = region;
+        if (!a->is_output && s->same_as[region] >= 0)
+            region = in_arr = (uint32_t)s->same_as[region];
         if (a->is_output) {
             if (s->out_stored[region] && s->out[region][limb]) {
                 v->e = s->out[region][limb];
@@ -1582,13 +1585,18 @@ static int check_exec_run(ex_ctx *x, const ir_func *f, const uint32_t *argmap, c
             int32_t i = same_as[j];
             if (i < 0)
                 continue;
-            if (!f->arr[j].is_output || (uint32_t)i >= f->narr || f->arr[i].is_output)
-                return bad_input(r, "check_exec: an aliasing case must pair an output with an input");
-            for (uint32_t k = 0; k < j; k++)
-                if (s.same_as[k] == i)
-                    return bad_input(r, "check_exec: two outputs equal to one input");
+            if ((uint32_t)i >= f->narr || f->arr[i].is_output || (uint32_t)i == j || same_as[i] >= 0)
+                return bad_input(r, "check_exec: an aliasing case must pair an array with an input that is "
+                                    "itself (same_as -1)");
+            if (!f->arr[j].is_output && f->arr[j].len != f->arr[i].len)
+                return bad_input(r, "check_exec: two equal inputs of different lengths");
             s.same_as[j] = i;
         }
+    for (uint32_t j = 0; j < f->narr; j++) /* an input equal to an input that an output equals */
+        for (uint32_t k = 0; k < f->narr; k++)
+            if (f->arr[j].is_output && f->arr[k].is_output && j != k && s.same_as[j] >= 0 &&
+                s.same_as[j] == s.same_as[k])
+                return bad_input(r, "check_exec: two outputs equal to one input");
     s.x = x;
     s.f = f;
     s.argmap = argmap;

@@ -286,6 +286,52 @@ EOF2
     sed -n 2p out.txt | grep -q '^counterexample: ' || fail "no counterexample line: $(<out.txt)"
 }
 
+# an output equal to both inputs at once (fe_mul(h, h, h)): o = a + b limb by limb, o allowed to be a or b. The
+# planted code stores o[0], loads a[0] and b[0] again and adds (a[0]' - a0) * (b[0]' - b0) to o[1]: zero when o is
+# disjoint, or only a, or only b (one of the two loads sees the original), a0 * b0 when o == a == b. It must be
+# REJECTED naming that case; the same code without the extra term (limb 1 loaded after o[0] is stored) is PROVED,
+# which needs the program evaluated on b := a in that case (the code there adds a1 + a1).
+t_alias_triple() {
+    cat >al3.ir <<'EOF2'
+func al3
+  in a[2] 0..0xffffffff
+  in b[2] 0..0xffffffff
+  out o[2] alias a, b
+  a0:u64 = load a[0]
+  b0:u64 = load b[0]
+  s:u64 = add a0, b0
+  store o[0], s
+  a1:u64 = load a[1]
+  b1:u64 = load b[1]
+  t:u64 = add a1, b1
+  store o[1], t
+end
+EOF2
+    {
+        printf '\t.text\n\t.globl al3\n\t.type al3, @function\nal3:\n'
+        printf '\tmovq (%%rsi), %%rax\n\tmovq (%%rdx), %%r8\n\tmovq %%rax, %%r9\n\taddq %%r8, %%r9\n'
+        printf '\tmovq %%r9, (%%rdi)\n'
+        printf '\tmovq (%%rsi), %%r10\n\tsubq %%rax, %%r10\n\tmovq (%%rdx), %%r11\n\tsubq %%r8, %%r11\n'
+        printf '\timulq %%r11, %%r10\n'
+        printf '\tmovq 8(%%rsi), %%rcx\n\taddq 8(%%rdx), %%rcx\n\taddq %%r10, %%rcx\n\tmovq %%rcx, 8(%%rdi)\n'
+        printf '\tret\n\t.size al3, .-al3\n'
+    } >al3.S
+    verdict 1 "^REJECTED al3: output-differs \(o == a == b\): " "$ECOPT" check al3.S --ir al3.ir
+    sed -n 2p out.txt | grep -q '^counterexample: ' || fail "no counterexample line: $(<out.txt)"
+    # each single case alone is right: with o allowed to alias only a, or only b, the same code is PROVED
+    sed 's/alias a, b/alias a/' al3.ir >al3a.ir
+    verdict 0 "" "$ECOPT" check al3.S --ir al3a.ir
+    sed 's/alias a, b/alias b/' al3.ir >al3b.ir
+    verdict 0 "" "$ECOPT" check al3.S --ir al3b.ir
+    sed -i '/addq %r10, %rcx$/d' al3.S
+    grep -q 'addq %r10' al3.S && fail "sed did not rewrite al3.S"
+    verdict 0 "" "$ECOPT" check al3.S --ir al3.ir
+    proved_line al3 2
+    # inputs of different lengths are never one array: no triple case, and nothing to reject
+    sed -e 's/in b\[2\] 0..0xffffffff/in b[3] 0..0xffffffff/' al3.ir >al3c.ir
+    verdict 0 "" "$ECOPT" check al3.S --ir al3c.ir
+}
+
 # a + b as (a ^ b) + 2 (a & b): another structure than the program's, for the solver
 t_by_solver() {
     add_ir
