@@ -41,6 +41,9 @@
  *     undefined); a partial read of a pointer, a pointer stored into an output, other arithmetic on one is
  *     UNSUPPORTED; an
  *     8/16-bit write over a pointer leaves unknown upper bits (clang's setb %sil on a dead argument register);
+ *   - `or $0, m` on a stack slot (gcc's stack-clash probe) changes no byte: a touch for the frame bound that
+ *     leaves the slot as it was (unwritten if it was), flags those of the slot's value when every byte holds data,
+ *     else of an unknown value (CF = OF = 0, the rest unknown where used);
  *   - stack: a read of bytes from several stores is assembled byte-exactly; a stored pointer reads back only
  *     whole; argument arrays: whole aligned limbs only (a partial-limb access is UNSUPPORTED);
  *   - andn (BMI1, which gcc and clang emit with -march=haswell) has semantics here, CPU-tested, but decode.c does
