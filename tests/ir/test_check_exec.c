@@ -682,6 +682,21 @@ static void gen_incdec(void)
         add_case(d, 2, "mov %%rdx, %%rax\n" SET_FLAGS "test $%d, %%%s\nmov (%%rsi), %%rcx\nadox %%rcx, %%rcx\n"
                  "mov %%rcx, (%%rdi)\n%sret\n", w == 8 ? 0x40 : 0x7ff0, reg(A, w), save_flags(SV_C | SV_O, 1));
     }
+    /* gcc's stack-clash probe, or $0 on a stack slot: the slot unchanged, the flags of its value when it holds
+     * data, CF = OF = 0 known when some byte was never written */
+    for (unsigned wi = 0; wi < 4; wi++) {
+        unsigned w = ws[wi];
+        snprintf(d, sizeof d, "or%c $0, m%u probe of a written slot: its value and flags", sfx(w), w);
+        add_case(d, 2, "mov (%%rsi), %%rax\nmov %%rax, -24(%%rsp)\n" SET_FLAGS "or%c $0, -24(%%rsp)\n%s"
+                 "mov -24(%%rsp), %%rax\nmov %%rax, (%%rdi)\nret\n", sfx(w), save_flags(SV_ALL, 1));
+        snprintf(d, sizeof d, "or%c $0, m%u probe of a slot never written: CF = OF = 0", sfx(w), w);
+        add_case(d, 2, "mov (%%rsi), %%rcx\n" SET_FLAGS "or%c $0, -%u(%%rsp)\nadc %%rcx, %%rcx\n"
+                 "mov %%rcx, (%%rdi)\n%sret\n", sfx(w), 40 + w / 8, save_flags(SV_C | SV_O, 1));
+    }
+    add_case("orq $0 probe of a half-written slot: CF = OF = 0, the written half kept", 2,
+             "mov (%%rsi), %%rax\nmov %%eax, -48(%%rsp)\n" SET_FLAGS "orq $0, -48(%%rsp)\nmov -48(%%rsp), %%ecx\n"
+             "mov %%rcx, 8(%%rdi)\nmov (%%rdx), %%rcx\nadox %%rcx, %%rcx\nmov %%rcx, (%%rdi)\n%sret\n",
+             save_flags(SV_C | SV_O, 1));
     add_case("cmp of a pointer: the flags are set, and CF set again by clc", 2,
              "mov (%%rsi), %%rcx\ncmp %%rsi, %%rdx\nclc\nadc %%rcx, %%rcx\nmov %%rcx, (%%rdi)\n%sret\n",
              save_flags(SV_C, 1));
