@@ -1524,8 +1524,9 @@ out:
  * made loads of arg1 (check_case) and the code with arg2's loads made arg1's (check_exec_case). A case whose code
  * computes, in one expression context, the very same output nodes as the disjoint case (the loads that see a store
  * read nothing that differs) is proved by the disjoint case's proof: the nodes are the same functions of the
- * inputs; in a case with equal inputs the nodes then read no leaf of arg2 (its loads are arg1's leaves), and the
- * disjoint proof, for every arg2, holds for arg2 = arg1. Any other case runs the whole proof again. */
+ * inputs. With equal inputs the reference is the disjoint case executed with arg2's loads made arg1's leaves: its
+ * nodes are the disjoint nodes with arg2 := arg1, and the disjoint proof, for every arg2, holds for arg2 = arg1.
+ * Any other case runs the whole proof again. */
 enum { MAX_ALIAS_CASES = 256 };
 
 /* meet — do inputs a and b have the same length and, limb by limb, bounds that meet? */
@@ -1557,8 +1558,10 @@ static int alias_cases(const ir_func *f, int32_t (*cases)[16])
     int n = 0;
     for (int pass = 0; pass < 2; pass++) {
         /* an odometer over the outputs' choices: each a subset of the inputs it may alias, in increasing order */
-        uint64_t cur[16] = { 0 };
+        uint64_t cur[16] = { 0 }, steps = 0;
         for (;;) {
+            if (++steps > (uint64_t)1 << 22)
+                return -1; /* so many choices that the cases would be far more than MAX_ALIAS_CASES */
             uint32_t k = 0;
             for (; k < no; k++) {
                 cur[k] = (cur[k] - allow[k]) & allow[k]; /* the next subset of allow[k] (0 after the last) */
@@ -1614,8 +1617,9 @@ static void case_name(const ir_func *f, const int32_t *same_as, char *buf, size_
         }
 }
 
-/* same_outputs — in one scratch context: does the code in case same_as reach the same output nodes as disjoint?
- * 1 yes, 0 no (or the case breaks a rule: *cr holds the rejection), -1 the executor failed (memory). */
+/* same_outputs — in one scratch context: does the code in case same_as reach the same output nodes as disjoint
+ * (with equal inputs: as disjoint with those inputs' loads made the same leaves)? 1 yes, 0 no (or the case breaks
+ * a rule: *cr holds the rejection), -1 the executor failed (memory). */
 static int same_outputs(const ir_func *f0, const check_insn_list *insns, const uint32_t *argmap, bool no_red_zone,
                         const int32_t *same_as, check_result *cr)
 {
@@ -1635,9 +1639,17 @@ static int same_outputs(const ir_func *f0, const check_insn_list *insns, const u
         a[j] = ids + at;
         b[j] = ids + total + at;
     }
+    /* the reference: the disjoint case, but with equal inputs tied as in this case (its nodes are the disjoint
+     * case's with arg2's leaves made arg1's, so the disjoint proof covers them for arg2 = arg1) */
+    int32_t ref[16];
+    bool tied = false;
+    for (uint32_t j = 0; j < 16; j++) {
+        ref[j] = j < f->narr && !f->arr[j].is_output ? same_as[j] : -1;
+        tied |= ref[j] >= 0;
+    }
     memset(cr, 0, sizeof *cr);
-    if (check_exec_case(x, f, argmap, insns, no_red_zone, NULL, a, cr) != 0)
-        goto out; /* the disjoint case passed this: only memory fails here */
+    if (check_exec_case(x, f, argmap, insns, no_red_zone, tied ? ref : NULL, a, cr) != 0)
+        goto out; /* the disjoint case passed this (tied: the same code on fewer values): only memory fails here */
     memset(cr, 0, sizeof *cr);
     int rc = check_exec_case(x, f, argmap, insns, no_red_zone, same_as, b, cr);
     if (rc != 0) {
