@@ -217,6 +217,16 @@ static void fill_inputs(run *R, unsigned it, uint64_t *st)
     }
 }
 
+/* tie_inputs — in a case with equal inputs, the sample of an input equal to another is the other's (no leaf reads
+ * it: this is for the counterexample's text) */
+static void tie_inputs(run *R)
+{
+    for (uint32_t b = 0; R->same_as && b < R->f->narr; b++)
+        if (!R->f->arr[b].is_output && R->same_as[b] >= 0)
+            for (uint32_t i = 0; i < R->f->arr[b].len; i++)
+                R->in[b][i] = R->in[R->same_as[b]][i];
+}
+
 /* edge_samples — the inputs at the prime's edges (edges.h), for sample_all: every input array that the edges fit
  * alone at each of its edge values (p - 1, p, p + 1, 2p - 1, 2p, in its limbs) with the other arrays sampled as by
  * fill_inputs; then, with two or more such arrays, all of them at one value together, and with exactly two, every
@@ -1212,6 +1222,7 @@ static int sample_all(run *R, unsigned nsamples, const bool *const *same, check_
             memcpy(R->inbuf, edges + (size_t)(it - ncorner) * total, total * sizeof *edges);
         else
             fill_inputs(R, it < ncorner ? it : it - nedge, &st);
+        tie_inputs(R);
         if (ex_eval_all(R->x, (const uint64_t *const *)R->in, vals) != 0) {
             free(vals);
             return -1;
@@ -1265,6 +1276,26 @@ static check_verdict check_case(const ir_func *f0, const check_code *code, const
     run R = { f, NULL, NULL, NULL, NULL, NULL, same_as };
     bool **same = NULL;
     check_insn_list insns = { NULL, 0 };
+    /* equal inputs (same_as[b] = a, alias_cases): the program runs on b := a, its loads of b made loads of a, whose
+     * values lie in both arrays' bounds */
+    for (uint32_t b = 0; same_as && b < f->narr; b++) {
+        int32_t a = same_as[b];
+        if (f->arr[b].is_output || a < 0)
+            continue;
+        if ((uint32_t)a >= f->narr || f->arr[a].is_output || f->arr[a].len != f->arr[b].len) {
+            v = bad(r, "an aliasing case with unequal inputs");
+            goto out;
+        }
+        for (uint32_t i = 0; i < f->arr[b].len; i++) {
+            ir_u128 lo = f->arr[a].lo[i] > f->arr[b].lo[i] ? f->arr[a].lo[i] : f->arr[b].lo[i];
+            ir_u128 hi = f->arr[a].hi[i] < f->arr[b].hi[i] ? f->arr[a].hi[i] : f->arr[b].hi[i];
+            f->arr[a].lo[i] = f->arr[b].lo[i] = lo;
+            f->arr[a].hi[i] = f->arr[b].hi[i] = hi;
+        }
+        for (uint32_t k = 0; k < f->nnode; k++)
+            if (f->node[k].op == IR_LOAD && f->node[k].arr == b)
+                f->node[k].arr = (uint32_t)a;
+    }
     if (ir_validate(f) != 0 || ir_bounds(f) != 0) {
         snprintf(msg, sizeof msg, "the program does not validate: %s", f->err);
         v = bad(r, msg);
@@ -1430,6 +1461,7 @@ static check_verdict check_case(const ir_func *f0, const check_code *code, const
                 for (uint32_t k = 0; k < sr.ncex; k++)
                     if (sr.cex[k].arr < f->narr && sr.cex[k].limb < f->arr[sr.cex[k].arr].len)
                         R.in[sr.cex[k].arr][sr.cex[k].limb] = sr.cex[k].v;
+                tie_inputs(&R);
                 /* limbs the counterexample does not read are printed as "_" */
                 bool **used = calloc(f->narr, sizeof *used);
                 bool *ub = calloc(total, sizeof *ub);
@@ -1442,6 +1474,10 @@ static check_verdict check_case(const ir_func *f0, const check_code *code, const
                     for (uint32_t k = 0; k < sr.ncex; k++)
                         if (sr.cex[k].arr < f->narr && sr.cex[k].limb < f->arr[sr.cex[k].arr].len)
                             used[sr.cex[k].arr][sr.cex[k].limb] = true;
+                    for (uint32_t q = 0; q < f->narr; q++) /* an input equal to another shows the other's values */
+                        for (uint32_t i2 = 0; same_as && !f->arr[q].is_output && same_as[q] >= 0 && i2 < f->arr[q].len;
+                             i2++)
+                            used[q][i2] = used[same_as[q]][i2];
                 }
                 snprintf(msg, sizeof msg, "output limb %u (%s) differs from the program (solver counterexample)", i,
                          nm);
@@ -1482,67 +1518,108 @@ out:
 
 /* Aliasing (check.h): every case the program allows is proved on its own, each output disjoint from the inputs or
  * equal to one input it may alias (ir_array.alias; no two outputs equal to one input), with the program evaluated
- * on the original input values. A case whose code computes, in one expression context, the very same output nodes
- * as the disjoint case (the loads that see a store read nothing that differs) is proved by the disjoint case's
- * proof: the nodes are the same functions of the inputs. Any other case runs the whole proof again. */
+ * on the original input values. Inputs are read-only, so two of them may always be equal; that matters only when
+ * an output equals both (fe_mul(h, h, h)): then the case out1 == arg1 == arg2 is proved too, one memory for the
+ * three (same length, and bounds that meet; else the case cannot occur), the program evaluated with arg2's loads
+ * made loads of arg1 (check_case) and the code with arg2's loads made arg1's (check_exec_case). A case whose code
+ * computes, in one expression context, the very same output nodes as the disjoint case (the loads that see a store
+ * read nothing that differs) is proved by the disjoint case's proof: the nodes are the same functions of the
+ * inputs. With equal inputs the reference is the disjoint case executed with arg2's loads made arg1's leaves: its
+ * nodes are the disjoint nodes with arg2 := arg1, and the disjoint proof, for every arg2, holds for arg2 = arg1.
+ * Any other case runs the whole proof again. */
 enum { MAX_ALIAS_CASES = 256 };
 
-/* alias_cases — the cases after the disjoint one, each a same_as vector of f->narr entries, into cases (room for
- * MAX_ALIAS_CASES); returns how many, or -1 when there are more */
+/* meet — do inputs a and b have the same length and, limb by limb, bounds that meet? */
+static bool meet(const ir_func *f, uint32_t a, uint32_t b)
+{
+    if (f->arr[a].len != f->arr[b].len)
+        return false;
+    for (uint32_t i = 0; i < f->arr[a].len; i++)
+        if (f->arr[a].lo[i] > f->arr[b].hi[i] || f->arr[b].lo[i] > f->arr[a].hi[i])
+            return false;
+    return true;
+}
+
+/* alias_cases — the cases after the disjoint one, each a same_as vector of f->narr entries (check_exec_case), into
+ * cases (room for MAX_ALIAS_CASES): first every case with each output equal to at most one input, then those with
+ * an output equal to two or more inputs; returns how many, or -1 when there are more */
 static int alias_cases(const ir_func *f, int32_t (*cases)[16])
 {
     uint32_t outs[16], no = 0;
+    uint64_t allow[16], inputs = 0;
+    for (uint32_t j = 0; j < f->narr && j < 64; j++)
+        if (!f->arr[j].is_output)
+            inputs |= (uint64_t)1 << j;
     for (uint32_t j = 0; j < f->narr; j++)
-        if (f->arr[j].is_output)
+        if (f->arr[j].is_output) {
+            allow[no] = f->arr[j].alias & inputs;
             outs[no++] = j;
-    int32_t cur[16];
-    for (uint32_t j = 0; j < 16; j++)
-        cur[j] = -1;
-    int n = 0;
-    /* an odometer over the outputs' choices: -1, then each input the output may alias, in array order */
-    for (;;) {
-        uint32_t k = 0;
-        for (; k < no; k++) {
-            uint32_t j = outs[k];
-            int32_t c = cur[j];
-            for (c = c + 1; c < (int32_t)f->narr; c++)
-                if (!f->arr[c].is_output && c < 64 && (f->arr[j].alias >> c & 1))
-                    break;
-            if (c < (int32_t)f->narr) {
-                cur[j] = c;
-                break;
-            }
-            cur[j] = -1;
         }
-        if (k == no)
-            return n;
-        bool distinct = true;
-        for (uint32_t a = 0; a < no && distinct; a++)
-            for (uint32_t b = 0; b < a && distinct; b++)
-                if (cur[outs[a]] >= 0 && cur[outs[a]] == cur[outs[b]])
-                    distinct = false;
-        if (!distinct)
-            continue;
-        if (n == MAX_ALIAS_CASES)
-            return -1;
-        memcpy(cases[n++], cur, sizeof cur);
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        /* an odometer over the outputs' choices: each a subset of the inputs it may alias, in increasing order */
+        uint64_t cur[16] = { 0 }, steps = 0;
+        for (;;) {
+            if (++steps > (uint64_t)1 << 22)
+                return -1; /* so many choices that the cases would be far more than MAX_ALIAS_CASES */
+            uint32_t k = 0;
+            for (; k < no; k++) {
+                cur[k] = (cur[k] - allow[k]) & allow[k]; /* the next subset of allow[k] (0 after the last) */
+                if (cur[k])
+                    break;
+            }
+            if (k == no)
+                break;
+            bool ok = true, multi = false;
+            uint64_t used = 0;
+            int32_t c[16];
+            for (uint32_t q = 0; q < 16; q++)
+                c[q] = -1;
+            for (uint32_t a = 0; a < no && ok; a++) {
+                if (cur[a] & used)
+                    ok = false; /* two outputs equal to one input: they would be equal to each other */
+                used |= cur[a];
+                if (!cur[a])
+                    continue;
+                uint32_t rep = (uint32_t)__builtin_ctzll(cur[a]);
+                c[outs[a]] = (int32_t)rep;
+                for (uint64_t m = cur[a] & (cur[a] - 1); m && ok; m &= m - 1) {
+                    uint32_t b = (uint32_t)__builtin_ctzll(m);
+                    multi = true;
+                    ok = meet(f, rep, b) && f->arr[outs[a]].len == f->arr[rep].len;
+                    c[b] = (int32_t)rep;
+                }
+            }
+            if (!ok || multi != (pass == 1))
+                continue;
+            if (n == MAX_ALIAS_CASES)
+                return -1;
+            memcpy(cases[n++], c, sizeof c);
+        }
     }
+    return n;
 }
 
-/* case_name — "out1 == arg1", "out1 == arg1, out2 == arg3" */
+/* case_name — "out1 == arg1", "out1 == arg1, out2 == arg3", "out1 == arg1 == arg2" */
 static void case_name(const ir_func *f, const int32_t *same_as, char *buf, size_t len)
 {
     size_t o = 0;
     buf[0] = '\0';
     for (uint32_t j = 0; j < f->narr && o < len; j++)
-        if (same_as[j] >= 0) {
+        if (f->arr[j].is_output && same_as[j] >= 0) {
             int n = snprintf(buf + o, len - o, "%s%s == %s", o ? ", " : "", f->arr[j].name, f->arr[same_as[j]].name);
             o += n > 0 ? (size_t)n : 0;
+            for (uint32_t k = 0; k < f->narr && o < len; k++)
+                if (!f->arr[k].is_output && same_as[k] == same_as[j]) {
+                    n = snprintf(buf + o, len - o, " == %s", f->arr[k].name);
+                    o += n > 0 ? (size_t)n : 0;
+                }
         }
 }
 
-/* same_outputs — in one scratch context: does the code in case same_as reach the same output nodes as disjoint?
- * 1 yes, 0 no (or the case breaks a rule: *cr holds the rejection), -1 the executor failed (memory). */
+/* same_outputs — in one scratch context: does the code in case same_as reach the same output nodes as disjoint
+ * (with equal inputs: as disjoint with those inputs' loads made the same leaves)? 1 yes, 0 no (or the case breaks
+ * a rule: *cr holds the rejection), -1 the executor failed (memory). */
 static int same_outputs(const ir_func *f0, const check_insn_list *insns, const uint32_t *argmap, bool no_red_zone,
                         const int32_t *same_as, check_result *cr)
 {
@@ -1562,9 +1639,17 @@ static int same_outputs(const ir_func *f0, const check_insn_list *insns, const u
         a[j] = ids + at;
         b[j] = ids + total + at;
     }
+    /* the reference: the disjoint case, but with equal inputs tied as in this case (its nodes are the disjoint
+     * case's with arg2's leaves made arg1's, so the disjoint proof covers them for arg2 = arg1) */
+    int32_t ref[16];
+    bool tied = false;
+    for (uint32_t j = 0; j < 16; j++) {
+        ref[j] = j < f->narr && !f->arr[j].is_output ? same_as[j] : -1;
+        tied |= ref[j] >= 0;
+    }
     memset(cr, 0, sizeof *cr);
-    if (check_exec_case(x, f, argmap, insns, no_red_zone, NULL, a, cr) != 0)
-        goto out; /* the disjoint case passed this: only memory fails here */
+    if (check_exec_case(x, f, argmap, insns, no_red_zone, tied ? ref : NULL, a, cr) != 0)
+        goto out; /* the disjoint case passed this (tied: the same code on fewer values): only memory fails here */
     memset(cr, 0, sizeof *cr);
     int rc = check_exec_case(x, f, argmap, insns, no_red_zone, same_as, b, cr);
     if (rc != 0) {

@@ -539,8 +539,11 @@ static int mem_read(st *s, uint32_t region, int64_t off, unsigned size, val *v)
         TRY(limb_of(s, region, off, bytes, false, &limb));
         const ir_array *a = &s->f->arr[region];
         /* one memory per aliasing case: an output equal to input i reads i's limbs until it stores them, and
-         * input i reads what that output stored (at most one output equals a given input) */
+         * input i reads what that output stored (at most one output equals a given input); an input equal to
+         * input i (same_as[k] = i) is i: its loads are i's leaves and see what the output equal to i stored */
         uint32_t in_arr = region;
+        if (!a->is_output && s->same_as[region] >= 0)
+            region = in_arr = (uint32_t)s->same_as[region];
         if (a->is_output) {
             if (s->out_stored[region] && s->out[region][limb]) {
                 v->e = s->out[region][limb];
@@ -923,11 +926,57 @@ static int exec_adx(st *s, int fi)
     return write_data(s, 0, r);
 }
 
+/* stack_probe — `or $0, m` on a stack slot (gcc -fstack-clash-protection's `orq $0, (%rsp)` per page): it changes
+ * no byte, so it is a touch (the frame bound, stack_bounds) that leaves the slot as it was, unwritten if it was;
+ * its flags are those of OR with the slot's value: the value's when every byte holds data, else those of an
+ * unknown value (CF = OF = 0 known, the rest unknown where used). *done: it was such a probe (else nothing done). */
+static int stack_probe(st *s, bool *done)
+{
+    const check_insn *in = s->in;
+    unsigned w = in->operand_width, bytes = in->ops[0].size / 8;
+    *done = false;
+    if (in->nops < 2 || in->ops[0].kind != CHECK_OPND_MEM || in->ops[1].kind != CHECK_OPND_IMM || in->ops[1].imm)
+        return 0;
+    uint32_t region = 0;
+    int64_t off = 0;
+    TRY(address(s, &in->ops[0], &region, &off));
+    if (region != REGION_STACK || off >= 0 || bytes == 0 || bytes > 8)
+        return 0; /* the arrays, the return address: as any other or */
+    TRY(stack_bounds(s, off, bytes, true));
+    bool data = true;
+    for (unsigned i = 0; i < bytes && data; i++) {
+        int64_t ci = -(off + i) - 1;
+        data = ci < s->ncells && s->cells[ci].vi && !s->sv[s->cells[ci].vi - 1].v.ptr;
+    }
+    ex_id r = 0;
+    if (data) {
+        val v;
+        TRY(mem_read(s, region, off, in->ops[0].size, &v));
+        r = w < 64 ? trunc_(s, w, v.e) : v.e;
+    } else {
+        r = ck(s, ex_unknown(s->x, w));
+    }
+    if (s->bad)
+        return -1;
+    set_flag(s, F_CF, k_(s, 0));
+    set_flag(s, F_OF, k_(s, 0));
+    set_how(s, F_AF, H_UNDEF);
+    set_lazy(s, OP_RES, w, 0, 0, r);
+    *done = true;
+    return 0;
+}
+
 static int exec_logic(st *s, ZydisMnemonic m, bool write)
 {
     const check_insn *in = s->in;
     unsigned w = in->operand_width;
     ex_id a = 0, b = 0, r = 0;
+    if (m == ZYDIS_MNEMONIC_OR) {
+        bool done = false;
+        TRY(stack_probe(s, &done));
+        if (done)
+            return 0;
+    }
     if (m == ZYDIS_MNEMONIC_XOR && in->ops[0].kind == CHECK_OPND_REG && in->ops[1].kind == CHECK_OPND_REG &&
         in->ops[0].reg == in->ops[1].reg) {
         r = k_(s, 0); /* the zero idiom */
@@ -1582,13 +1631,18 @@ static int check_exec_run(ex_ctx *x, const ir_func *f, const uint32_t *argmap, c
             int32_t i = same_as[j];
             if (i < 0)
                 continue;
-            if (!f->arr[j].is_output || (uint32_t)i >= f->narr || f->arr[i].is_output)
-                return bad_input(r, "check_exec: an aliasing case must pair an output with an input");
-            for (uint32_t k = 0; k < j; k++)
-                if (s.same_as[k] == i)
-                    return bad_input(r, "check_exec: two outputs equal to one input");
+            if ((uint32_t)i >= f->narr || f->arr[i].is_output || (uint32_t)i == j || same_as[i] >= 0)
+                return bad_input(r, "check_exec: an aliasing case must pair an array with an input that is "
+                                    "itself (same_as -1)");
+            if (!f->arr[j].is_output && f->arr[j].len != f->arr[i].len)
+                return bad_input(r, "check_exec: two equal inputs of different lengths");
             s.same_as[j] = i;
         }
+    for (uint32_t j = 0; j < f->narr; j++) /* an input equal to an input that an output equals */
+        for (uint32_t k = 0; k < f->narr; k++)
+            if (f->arr[j].is_output && f->arr[k].is_output && j != k && s.same_as[j] >= 0 &&
+                s.same_as[j] == s.same_as[k])
+                return bad_input(r, "check_exec: two outputs equal to one input");
     s.x = x;
     s.f = f;
     s.argmap = argmap;

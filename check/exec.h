@@ -17,7 +17,7 @@
  * DATA_ADDRESS. Argument arrays: whole 64-bit limbs at offsets 8*i inside [0, 8*len); input arrays read-only
  * (a store is STORE_INPUT), an output array's limb reads back what was stored (a read of an output limb never
  * stored is STACK_UNWRITTEN); the arrays are disjoint, or in one aliasing case (check_exec_case) an output and the
- * input it equals are one memory. Stack: byte-exact cells; reading a byte never written is
+ * input (or the equal inputs) it equals are one memory. Stack: byte-exact cells; reading a byte never written is
  * STACK_UNWRITTEN; accesses must lie in [rsp - 128 (0 with no_red_zone), 0) relative to entry rsp, except reads of
  * the stack arguments [8, 8 + 8*nstack). The frame is bounded (FRAME_SIZE): no access and no rsp lies more than
  * 4096 bytes (a page) below the lowest stack byte accessed before it, the return address at offset 0 being the
@@ -41,6 +41,9 @@
  *     undefined); a partial read of a pointer, a pointer stored into an output, other arithmetic on one is
  *     UNSUPPORTED; an
  *     8/16-bit write over a pointer leaves unknown upper bits (clang's setb %sil on a dead argument register);
+ *   - `or $0, m` on a stack slot (gcc's stack-clash probe) changes no byte: a touch for the frame bound that
+ *     leaves the slot as it was (unwritten if it was), flags those of the slot's value when every byte holds data,
+ *     else of an unknown value (CF = OF = 0, the rest unknown where used);
  *   - stack: a read of bytes from several stores is assembled byte-exactly; a stored pointer reads back only
  *     whole; argument arrays: whole aligned limbs only (a partial-limb access is UNSUPPORTED);
  *   - andn (BMI1, which gcc and clang emit with -march=haswell) has semantics here, CPU-tested, but decode.c does
@@ -100,9 +103,12 @@ int check_exec_observed(ex_ctx *x, const ir_func *f, const uint32_t *argmap, con
 /* check_exec_case — check_exec in one aliasing case: same_as[j] (per array of f; NULL: all -1) is, for an output
  * array j, the input array whose pointer it equals (-1: disjoint from every input). The two then share one memory:
  * a load of the input reads what the output stored at that limb, a load of the output before it stored the limb
- * reads the input's value; out[j][i] is still what output j stored last. Each output may equal at most one input
- * and each input at most one output (else BAD_INPUT); whether the program allows the pairing is the caller's
- * matter (check.c runs the cases ir_array.alias allows). */
+ * reads the input's value; out[j][i] is still what output j stored last. For an input array k, same_as[k] = i is
+ * an input equal to input i (the same pointer, the same length): every load of k is a load of i (leaves
+ * ex_input(i, ...), and what an output equal to i stored), so that out1 == arg1 == arg2 is same_as[out1] = arg1,
+ * same_as[arg2] = arg1. The target i of any entry must have same_as[i] = -1, and each input at most one output
+ * equals (else BAD_INPUT); whether the program allows the pairing is the caller's matter (check.c runs the cases
+ * ir_array.alias allows, and evaluates the program with k's loads made loads of i). */
 int check_exec_case(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
                     bool no_red_zone, const int32_t *same_as, ex_id *const *out, check_result *r);
 

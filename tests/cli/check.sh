@@ -286,6 +286,53 @@ EOF2
     sed -n 2p out.txt | grep -q '^counterexample: ' || fail "no counterexample line: $(<out.txt)"
 }
 
+# an output equal to both inputs at once (fe_mul(h, h, h)): o = a + b limb by limb, o allowed to be a or b. The
+# planted code stores o[0], loads a[0] and b[0] again and adds (a[0]' - a0) * (b[0]' - b0) to o[1]: zero when o is
+# disjoint, or only a, or only b (one of the two loads sees the original), a0 * b0 when o == a == b. It must be
+# REJECTED naming that case; the same code without the extra term (limb 1 loaded after o[0] is stored) is PROVED,
+# covered by the disjoint proof (the code reads limb 1 before storing it). The rejection names o[1]: evaluated on
+# b := a, the program agrees on o[0] = a0 + a0.
+t_alias_triple() {
+    cat >al3.ir <<'EOF2'
+func al3
+  in a[2] 0..0xffffffff
+  in b[2] 0..0xffffffff
+  out o[2] alias a, b
+  a0:u64 = load a[0]
+  b0:u64 = load b[0]
+  s:u64 = add a0, b0
+  store o[0], s
+  a1:u64 = load a[1]
+  b1:u64 = load b[1]
+  t:u64 = add a1, b1
+  store o[1], t
+end
+EOF2
+    {
+        printf '\t.text\n\t.globl al3\n\t.type al3, @function\nal3:\n'
+        printf '\tmovq (%%rsi), %%rax\n\tmovq (%%rdx), %%r8\n\tmovq %%rax, %%r9\n\taddq %%r8, %%r9\n'
+        printf '\tmovq %%r9, (%%rdi)\n'
+        printf '\tmovq (%%rsi), %%r10\n\tsubq %%rax, %%r10\n\tmovq (%%rdx), %%r11\n\tsubq %%r8, %%r11\n'
+        printf '\timulq %%r11, %%r10\n'
+        printf '\tmovq 8(%%rsi), %%rcx\n\taddq 8(%%rdx), %%rcx\n\taddq %%r10, %%rcx\n\tmovq %%rcx, 8(%%rdi)\n'
+        printf '\tret\n\t.size al3, .-al3\n'
+    } >al3.S
+    verdict 1 "^REJECTED al3: output-differs \(o == a == b\): output limb 1 \(o\[1\]\)" "$ECOPT" check al3.S --ir al3.ir
+    sed -n 2p out.txt | grep -q '^counterexample: ' || fail "no counterexample line: $(<out.txt)"
+    # each single case alone is right: with o allowed to alias only a, or only b, the same code is PROVED
+    sed 's/alias a, b/alias a/' al3.ir >al3a.ir
+    verdict 0 "" "$ECOPT" check al3.S --ir al3a.ir
+    sed 's/alias a, b/alias b/' al3.ir >al3b.ir
+    verdict 0 "" "$ECOPT" check al3.S --ir al3b.ir
+    sed -i '/addq %r10, %rcx$/d' al3.S
+    grep -q 'addq %r10' al3.S && fail "sed did not rewrite al3.S"
+    verdict 0 "" "$ECOPT" check al3.S --ir al3.ir
+    proved_line al3 2
+    # inputs of different lengths are never one array: no triple case, and nothing to reject
+    sed -e 's/in b\[2\] 0..0xffffffff/in b[3] 0..0xffffffff/' al3.ir >al3c.ir
+    verdict 0 "" "$ECOPT" check al3.S --ir al3c.ir
+}
+
 # a + b as (a ^ b) + 2 (a & b): another structure than the program's, for the solver
 t_by_solver() {
     add_ir
@@ -822,6 +869,67 @@ t_frame_size() {
     add_s addq $'\tsubq $4096, %rsp\n\tmovq $0, 8(%rsp)\n\tsubq $4096, %rsp\n\tmovq $0, (%rsp)\n\taddq $8192, %rsp'
     verdict 1 "^REJECTED add1: frame-size: rsp at entry-8192, more than 4096 bytes below the lowest stack byte touched before \(offset -4088\)" \
         "$ECOPT" check add.S --ir add.ir
+}
+
+# gcc -fstack-clash-protection's probe, `orq $0, (%rsp)` after each `subq $4096, %rsp`: it reads a slot never
+# written and changes no byte. It is a touch for the frame bound that leaves the slot unwritten, with the flags of
+# OR with an unknown value (CF = OF = 0).
+t_stack_probe() {
+    add_ir
+    local p=$'\tsubq $4096, %rsp\n\torq $0, (%rsp)\n'
+    # a 12 KiB frame probed page by page, then used at its bottom: PROVED
+    add_s addq "$p$p$p"$'\tsubq $16, %rsp\n\tmovq %rax, 8(%rsp)\n\tmovq 8(%rsp), %rax\n\taddq $12304, %rsp'
+    verdict 0 "" "$ECOPT" check add.S --ir add.ir
+    proved_line add1 1
+    # the same frame without the probes: REJECTED frame-size
+    add_s addq $'\tsubq $4096, %rsp\n\tsubq $4096, %rsp\n\tsubq $4096, %rsp\n\tsubq $16, %rsp\n\tmovq %rax, 8(%rsp)\n\tmovq 8(%rsp), %rax\n\taddq $12304, %rsp'
+    verdict 1 "^REJECTED add1: frame-size: rsp at entry-8192, more than 4096 bytes below" "$ECOPT" check add.S \
+        --ir add.ir
+    # the probed slot stays unwritten: reading it back is REJECTED stack-unwritten
+    add_s addq "$p"$'\tmovq (%rsp), %rcx\n\taddq $4096, %rsp'
+    verdict 1 "^REJECTED add1: stack-unwritten: a load of stack byte -4096, never written" "$ECOPT" check add.S \
+        --ir add.ir
+    # ... and a written slot keeps its value through the probe
+    add_s addq $'\tsubq $8, %rsp\n\tmovq %rax, (%rsp)\n\torq $0, (%rsp)\n\tmovq (%rsp), %rax\n\taddq $8, %rsp'
+    verdict 0 "" "$ECOPT" check add.S --ir add.ir
+    # or $1 is no probe: it reads the slot (REJECTED stack-unwritten at the or), and on a written slot it is an or
+    add_s addq "$p"$'\torq $1, (%rsp)\n\taddq $4096, %rsp'
+    verdict 1 "^REJECTED add1: stack-unwritten: a load of stack byte -4096, never written at 0x[0-9a-f]+: orq .0x01, \(%rsp\)$" \
+        "$ECOPT" check add.S --ir add.ir
+    add_s addq $'\tsubq $8, %rsp\n\tmovq %rax, (%rsp)\n\torq $1, (%rsp)\n\tmovq (%rsp), %rax\n\taddq $8, %rsp'
+    verdict 1 "^REJECTED add1: output-differs: " "$ECOPT" check add.S --ir add.ir
+    # the probe's flags: CF = 0 is known (adc then adds no carry) ...
+    add_s adcq "$p"$'\tleaq 4096(%rsp), %rsp'
+    verdict 0 "" "$ECOPT" check add.S --ir add.ir
+    # ... ZF of an unwritten slot is not
+    add_s addq "$p"$'\tsetz %cl\n\tmovzbq %cl, %rcx\n\taddq %rcx, %rax\n\taddq $4096, %rsp'
+    verdict 1 "^REJECTED add1: unknown-value: " "$ECOPT" check add.S --ir add.ir
+    # ZF of a written slot is the value's (0 + a is a when the slot holds 0)
+    add_s addq $'\tsubq $8, %rsp\n\tmovq $0, (%rsp)\n\torq $0, (%rsp)\n\tsetnz %cl\n\tmovzbq %cl, %rcx\n\taddq %rcx, %rax\n\taddq $8, %rsp'
+    verdict 0 "" "$ECOPT" check add.S --ir add.ir
+}
+
+# gcc -O2 -fstack-clash-protection on a function with a 12 KiB local array: its probes are proved. (With the red
+# zone, gcc puts a slot 4104 bytes below the last probe, which the page rule rejects: see docs/checker.md.)
+t_stack_probe_gcc() {
+    command -v gcc >/dev/null || skip "gcc not installed"
+    cat >big.c <<'EOF2'
+#include <stdint.h>
+void add1(uint64_t *o, const uint64_t *a, const uint64_t *b)
+{
+    volatile uint64_t t[1536];
+    t[0] = a[0];
+    t[1535] = b[0];
+    o[0] = t[0] + t[1535];
+}
+EOF2
+    add_ir
+    gcc -O2 -fstack-clash-protection -mno-red-zone -c big.c -o big.o || fail "gcc cannot compile big.c"
+    objdump -d big.o | grep -q 'orq *\$0x0,(%rsp)' || skip "this gcc emits no orq \$0 probe"
+    verdict 0 "" "$ECOPT" check big.o --ir add.ir
+    proved_line add1 1
+    gcc -O2 -fno-stack-clash-protection -mno-red-zone -c big.c -o big.o || fail "gcc cannot compile big.c"
+    verdict 1 "^REJECTED add1: frame-size: " "$ECOPT" check big.o --ir add.ir
 }
 
 # ---- a .S that another compiler driver reads differently -------------------------------------------------------------

@@ -5,10 +5,11 @@
  * The expected verdict is decided without the checker, on the CPU: the function's bytes (check_code_read of the
  * object) are copied into executable memory and called on random inputs within the program's limb bounds (and the
  * all-upper / all-lower corners), once per aliasing case the program allows: disjoint buffers, and out1 given the
- * very buffer of arg1 (of arg2, ...) holding that input; each output is compared with ir_eval of the program on
+ * very buffer of arg1 (of arg2, ...) holding that input, and, when out1 may alias both arguments, out1, arg1 and
+ * arg2 all one buffer holding arg1's values (arg2 := arg1); each output is compared with ir_eval of the program on
  * the original inputs. A file whose runs all agree must be PROVED; a file whose runs differ in some case must be
- * REJECTED output-differs naming the first such case (check.c tries disjoint, then out1 == arg1, out1 == arg2, in
- * that order), or, for the disjoint case, REJECTED with no case named. Any other verdict is a failure. The runs
+ * REJECTED output-differs naming the first such case (check.c tries disjoint, then out1 == arg1, out1 == arg2,
+ * then out1 == arg1 == arg2, in that order), or, for the disjoint case, REJECTED with no case named. Any other verdict is a failure. The runs
  * cannot prove a file correct, so a file the CPU finds no difference in but the checker rejects is reported as a
  * wrong rejection together with the checker's counterexample.
  *
@@ -143,8 +144,10 @@ static void program_of(const char *folder, char *json, size_t jl, char *fn, size
 typedef void (*fn3)(uint64_t *, const uint64_t *, const uint64_t *);
 typedef void (*fn2)(uint64_t *, const uint64_t *);
 
-/* cpu_case — run code (mapped) in aliasing case k (0 disjoint, else out1 is input array in_of[k]'s buffer) on runs
- * inputs; the number of inputs on which some output limb differs from ir_eval's */
+/* cpu_case — run code (mapped) in one aliasing case: alias_arr f->narr disjoint, CASE_BOTH out1, arg1 and arg2 one
+ * buffer (arg2's values arg1's), else out1 is input array alias_arr's buffer; on runs inputs. Returns the number of
+ * inputs on which some output limb differs from ir_eval's */
+enum { CASE_BOTH = 100 };
 static long cpu_case(const ir_func *f, void *code, uint32_t alias_arr, unsigned runs)
 {
     uint32_t o = f->narr, ins[2], nin = 0;
@@ -169,12 +172,17 @@ static long cpu_case(const ir_func *f, void *code, uint32_t alias_arr, unsigned 
                 in[j][i] = r == 0 ? hi : r == 1 ? lo : hi - lo == ~(uint64_t)0 ? z : lo + z % (hi - lo + 1);
             }
         }
+        if (alias_arr == CASE_BOTH) /* arg2 := arg1 (the caller checked lengths and bounds are the same) */
+            memcpy(in[ins[1]], in[ins[0]], f->arr[ins[0]].len * sizeof in[0][0]);
         if (ir_eval(f, inp, outp) != 0)
             return -1;
         uint64_t *a[3] = { buf, in[ins[0]], nin > 1 ? in[ins[1]] : NULL };
         for (uint32_t i = 0; i < 32; i++)
             buf[i] = 0xa5a5a5a5deadbeefull;
-        if (alias_arr != f->narr) {
+        if (alias_arr == CASE_BOTH) {
+            memcpy(buf, in[ins[0]], f->arr[ins[0]].len * sizeof *buf);
+            a[1] = a[2] = buf;
+        } else if (alias_arr != f->narr) {
             memcpy(buf, in[alias_arr], f->arr[alias_arr].len * sizeof *buf);
             for (uint32_t q = 0; q < nin; q++)
                 if (ins[q] == alias_arr)
@@ -293,6 +301,19 @@ int main(int argc, char **argv)
         for (uint32_t j = 0; j < f->narr && ncases < 8; j++)
             if (!f->arr[j].is_output && (f->arr[out].alias >> j & 1))
                 cases[ncases++] = j;
+        if (ncases == 3) { /* out1 may alias both: the case out1 == arg1 == arg2, if the two can be one array */
+            const ir_array *a1 = &f->arr[cases[1]], *a2 = &f->arr[cases[2]];
+            bool same = a1->len == a2->len && a1->len == f->arr[out].len;
+            for (uint32_t i = 0; same && i < a1->len; i++)
+                same = a1->lo[i] == a2->lo[i] && a1->hi[i] == a2->hi[i];
+            if (!same) {
+                FAIL("%s: %s: arg1 and arg2 differ in length or bounds (the CPU runs assume they do not)",
+                     folders[fi], fname);
+                ir_func_free(f);
+                continue;
+            }
+            cases[ncases++] = CASE_BOTH;
+        }
         char dir[1024];
         snprintf(dir, sizeof dir, "%s/%s", sample, folders[fi]);
         DIR *d = opendir(dir);
@@ -348,15 +369,20 @@ int main(int argc, char **argv)
             munmap(mem, sz);
             check_code_free(&code);
             char want_case[160] = "";
-            if (first_wrong > 0)
+            if (first_wrong > 0 && cases[first_wrong] == CASE_BOTH)
+                snprintf(want_case, sizeof want_case, "%s == %s == %s", f->arr[out].name, f->arr[cases[1]].name,
+                         f->arr[cases[2]].name);
+            else if (first_wrong > 0)
                 snprintf(want_case, sizeof want_case, "%s == %s", f->arr[out].name, f->arr[cases[first_wrong]].name);
             char cpu[256];
             size_t at = 0;
             cpu[0] = '\0';
             for (uint32_t c = 0; c < ncases; c++) {
-                char nm[64];
+                char nm[160];
                 if (c == 0)
                     snprintf(nm, sizeof nm, "disjoint");
+                else if (cases[c] == CASE_BOTH)
+                    snprintf(nm, sizeof nm, "==%s==%s", f->arr[cases[1]].name, f->arr[cases[2]].name);
                 else
                     snprintf(nm, sizeof nm, "==%s", f->arr[cases[c]].name);
                 at += (size_t)snprintf(cpu + at, sizeof cpu - at, "%s%s %s", c ? ", " : "", nm,

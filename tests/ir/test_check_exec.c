@@ -113,6 +113,7 @@ typedef struct {
     bool force_andn;    /* andn: not yet SUPPORTED by decode.c; the test marks it so to check exec.c's semantics */
     unsigned same_as;   /* an aliasing case: out1 is input array same_as (1 = arg1; 0 = disjoint), executed by
                            check_exec_case and run on the CPU with one buffer for both */
+    bool both;          /* with same_as 1: arg2 is that buffer too (out1 == arg1 == arg2, arg2's values arg1's) */
 } tcase;
 
 static tcase *cases;
@@ -682,6 +683,21 @@ static void gen_incdec(void)
         add_case(d, 2, "mov %%rdx, %%rax\n" SET_FLAGS "test $%d, %%%s\nmov (%%rsi), %%rcx\nadox %%rcx, %%rcx\n"
                  "mov %%rcx, (%%rdi)\n%sret\n", w == 8 ? 0x40 : 0x7ff0, reg(A, w), save_flags(SV_C | SV_O, 1));
     }
+    /* gcc's stack-clash probe, or $0 on a stack slot: the slot unchanged, the flags of its value when it holds
+     * data, CF = OF = 0 known when some byte was never written */
+    for (unsigned wi = 0; wi < 4; wi++) {
+        unsigned w = ws[wi];
+        snprintf(d, sizeof d, "or%c $0, m%u probe of a written slot: its value and flags", sfx(w), w);
+        add_case(d, 2, "mov (%%rsi), %%rax\nmov %%rax, -24(%%rsp)\n" SET_FLAGS "or%c $0, -24(%%rsp)\n%s"
+                 "mov -24(%%rsp), %%rax\nmov %%rax, (%%rdi)\nret\n", sfx(w), save_flags(SV_ALL, 1));
+        snprintf(d, sizeof d, "or%c $0, m%u probe of a slot never written: CF = OF = 0", sfx(w), w);
+        add_case(d, 2, "mov (%%rsi), %%rcx\n" SET_FLAGS "or%c $0, -%u(%%rsp)\nadc %%rcx, %%rcx\n"
+                 "mov %%rcx, (%%rdi)\n%sret\n", sfx(w), 40 + w / 8, save_flags(SV_C | SV_O, 1));
+    }
+    add_case("orq $0 probe of a half-written slot: CF = OF = 0, the written half kept", 2,
+             "mov (%%rsi), %%rax\nmov %%eax, -48(%%rsp)\n" SET_FLAGS "orq $0, -48(%%rsp)\nmov -48(%%rsp), %%ecx\n"
+             "mov %%rcx, 8(%%rdi)\nmov (%%rdx), %%rcx\nadox %%rcx, %%rcx\nmov %%rcx, (%%rdi)\n%sret\n",
+             save_flags(SV_C | SV_O, 1));
     add_case("cmp of a pointer: the flags are set, and CF set again by clc", 2,
              "mov (%%rsi), %%rcx\ncmp %%rsi, %%rdx\nclc\nadc %%rcx, %%rcx\nmov %%rcx, (%%rdi)\n%sret\n",
              save_flags(SV_C, 1));
@@ -697,6 +713,13 @@ static void gen_incdec(void)
                  "mov (%%rsi), %%rcx\nmov %%rcx, 8(%%rdi)\nmov 24(%%rdx), %%rcx\nmov %%rcx, 24(%%rdi)\nret\n");
     c->alias = 1u << 2;
     c->same_as = 2;
+    c = add_case("out1 == arg1 == arg2: store out1[0], reload arg1[0] and arg2[0] (both the stored value)", 2,
+                 "mov (%%rsi), %%rax\nadd (%%rdx), %%rax\nmov %%rax, (%%rdi)\nmov (%%rsi), %%rcx\n"
+                 "imul (%%rdx), %%rcx\nmov %%rcx, 8(%%rdi)\nmov 16(%%rdx), %%r8\nmov %%r8, 16(%%rdi)\n"
+                 "mov 8(%%rsi), %%r8\nadd 24(%%rdx), %%r8\nmov %%r8, 24(%%rdi)\nret\n");
+    c->alias = 1u << 1 | 1u << 2;
+    c->same_as = 1;
+    c->both = true;
     c = add_case("out1 == arg1: out1[4..] beyond arg1's limbs", 2,
                  "mov 24(%%rsi), %%rax\nmov %%rax, 32(%%rdi)\nmov 32(%%rdi), %%rcx\nmov %%rcx, (%%rdi)\nret\n");
     c->alias = 1u << 1;
@@ -1018,6 +1041,8 @@ static void run_case(const tcase *t, const char *so, void *h)
     for (unsigned k = 0; k < 16; k++)
         same_as[k] = -1;
     same_as[0] = t->same_as ? (int32_t)t->same_as : -1;
+    if (t->both)
+        same_as[2] = 1;
     int rc = check_exec_case(x, f, argmap, &l, t->no_red_zone, same_as, out, &r);
     if (t->rule != CHECK_RULE_NONE) {
         const check_insn *want = t->at >= 0 && (size_t)t->at < l.n ? &l.insns[t->at] : NULL;
@@ -1058,6 +1083,8 @@ static void run_case(const tcase *t, const char *so, void *h)
     }
     if (t->same_as) /* one buffer: out1 starts as the input's limbs; the expressions are over the original values */
         args[t->same_as] = o;
+    if (t->both)
+        args[2] = o;
     uint32_t cnt = ex_count(x);
     ir_u128 *vals = malloc((cnt + 1) * sizeof *vals);
     if (!vals) {
@@ -1069,6 +1096,8 @@ static void run_case(const tcase *t, const char *so, void *h)
         for (unsigned k = 0; k < t->nin; k++)
             for (unsigned i = 0; i < t->inlen; i++)
                 in[k][i] = word();
+        if (t->both)
+            memcpy(in[1], in[0], sizeof in[0]);
         for (unsigned i = 0; i < OUTLEN; i++)
             o[i] = t->same_as && i < t->inlen ? in[t->same_as - 1][i] : POISON;
         memcpy(o0, o, sizeof o);
