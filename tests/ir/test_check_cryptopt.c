@@ -15,6 +15,9 @@
  *
  * Prints one line per file (verdict, the CPU's finding, seconds) and the counts. Usage:
  *   test_check_cryptopt SAMPLE_DIR FIAT_JSON_DIR [--only SUBSTR[,SUBSTR...]] [--runs N]
+ *                       [--known-unproved SUBSTR[,SUBSTR...]]
+ * A file named by --known-unproved is correct on the CPU but beyond the solver today: REJECTED unproved passes (and
+ * is counted), PROVED passes with a note to drop it from the list, any other verdict fails.
  * Exit 0 pass, 1 fail, 77 skip (no BMI2/ADX on this CPU, no nasm, no sample). */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -218,14 +221,17 @@ static int cmpstr(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: test_check_cryptopt SAMPLE_DIR FIAT_JSON_DIR [--only S[,S...]] [--runs N]\n");
+        fprintf(stderr, "usage: test_check_cryptopt SAMPLE_DIR FIAT_JSON_DIR [--only S[,S...]] [--runs N] "
+                        "[--known-unproved S[,S...]]\n");
         return 2;
     }
-    const char *sample = argv[1], *fiat = argv[2], *only = NULL;
+    const char *sample = argv[1], *fiat = argv[2], *only = NULL, *known_unproved = NULL;
     unsigned runs = 2000;
     for (int i = 3; i < argc; i++) {
         if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--known-unproved") && i + 1 < argc)
+            known_unproved = argv[++i];
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
             runs = (unsigned)strtoul(argv[++i], NULL, 10);
         else {
@@ -261,7 +267,7 @@ int main(int argc, char **argv)
         FAIL("mkdtemp");
         return 1;
     }
-    unsigned nfiles = 0, nproved = 0, nrej_alias = 0, nrej_other = 0, nbad = 0, nslow = 0;
+    unsigned nfiles = 0, nproved = 0, nrej_alias = 0, nrej_other = 0, nknown = 0, nbad = 0, nslow = 0;
     double tmax = 0, ttotal = 0;
     char worst[256] = "";
     check_opts opts;
@@ -400,7 +406,13 @@ int main(int argc, char **argv)
             }
             nslow += t >= 1.0;
             bool ok;
-            if (first_wrong < 0)
+            bool known = first_wrong < 0 && known_unproved && only_match(known_unproved, label);
+            if (known) {
+                ok = r.verdict == CHECK_PROVED || (r.verdict == CHECK_REJECTED && r.rule == CHECK_RULE_UNPROVED);
+                nknown += r.verdict != CHECK_PROVED;
+                if (r.verdict == CHECK_PROVED)
+                    printf("note: %s is PROVED now: drop it from --known-unproved\n", label);
+            } else if (first_wrong < 0)
                 ok = r.verdict == CHECK_PROVED;
             else
                 ok = r.verdict == CHECK_REJECTED && r.rule == CHECK_RULE_OUTPUT_DIFFERS &&
@@ -436,9 +448,9 @@ int main(int argc, char **argv)
     snprintf(obj, sizeof obj, "%s/x.o", tmp);
     unlink(obj);
     rmdir(tmp);
-    printf("\n%u files: %u PROVED, %u REJECTED in an aliasing case, %u REJECTED otherwise, %u bad input; "
-           "check %.1f s in all, %u at 1 s or more, slowest %.2f s (%s); %d failures\n",
-           nfiles, nproved, nrej_alias, nrej_other, nbad, ttotal, nslow, tmax, worst, failures);
+    printf("\n%u files: %u PROVED, %u REJECTED in an aliasing case, %u REJECTED otherwise (%u of them known "
+           "unproved), %u bad input; check %.1f s in all, %u at 1 s or more, slowest %.2f s (%s); %d failures\n",
+           nfiles, nproved, nrej_alias, nrej_other, nknown, nbad, ttotal, nslow, tmax, worst, failures);
     if (nfiles == 0) {
         printf("FAIL: no file matched\n");
         return 1;
