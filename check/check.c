@@ -1355,11 +1355,8 @@ static check_verdict check_case(const ir_func *f0, const check_code *code, const
         v = reject(r, CHECK_RULE_UNKNOWN_INSN, msg);
         goto out;
     }
-    uint32_t argmap[16], na = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t j = 0; j < f->narr; j++)
-            if (f->arr[j].is_output == (pass == 0))
-                argmap[na++] = j;
+    uint32_t argmap[16];
+    check_exec_argmap(f, argmap);
     int rc = check_exec_case(x, f, argmap, &insns, o->no_red_zone, same_as, R.code, r);
     if (rc != 0) {
         v = rc > 0 ? CHECK_REJECTED : CHECK_BAD_INPUT;
@@ -1691,11 +1688,8 @@ check_verdict check_function(const ir_func *f0, const check_code *code, const ch
         v = bad(r, "the code does not decode a second time");
         goto out;
     }
-    uint32_t argmap[16], na = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t j = 0; j < f0->narr; j++)
-            if (f0->arr[j].is_output == (pass == 0))
-                argmap[na++] = j;
+    uint32_t argmap[16];
+    check_exec_argmap(f0, argmap);
     check_result *cr = malloc(sizeof *cr);
     if (!cr) {
         v = bad(r, "out of memory");

@@ -1557,6 +1557,15 @@ static int after_rsp(st *s, int64_t low_before)
     return 0;
 }
 
+void check_exec_argmap(const ir_func *f, uint32_t argmap[16])
+{
+    uint32_t na = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t j = 0; j < f->narr && na < 16; j++)
+            if (f->arr[j].is_output == (pass == 0))
+                argmap[na++] = j;
+}
+
 static int check_exec_run(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns,
                           bool no_red_zone, const int32_t *same_as, ex_id *const *out, check_result *r,
                           check_exec_obs *obs);

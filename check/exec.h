@@ -69,6 +69,10 @@
  * entries of input arrays untouched); r->ninsns is set. On a rule violation returns 1 with r->verdict REJECTED,
  * r->rule, r->reason (one line naming the instruction: "store into input array arg1 at 0x2c: mov %rax, 8(%rsi)"),
  * r->has_addr/r->addr. Out of memory or a malformed request: -1 with r->verdict BAD_INPUT and r->reason. */
+/* check_exec_argmap — the calling convention's order of f's arrays: argmap[k] is the array passed as argument k,
+ * every output (in declaration order), then every input. Fills at most 16 entries (check_exec refuses more). */
+void check_exec_argmap(const ir_func *f, uint32_t argmap[16]);
+
 int check_exec(ex_ctx *x, const ir_func *f, const uint32_t *argmap, const check_insn_list *insns, bool no_red_zone,
                ex_id *const *out, check_result *r);
 

@@ -261,11 +261,8 @@ int check_explain(const ir_func *f0, const check_code *code, const check_opts *o
         fprintf(out, "explain: the code does not decode: %s\n", err);
         goto out;
     }
-    uint32_t argmap[16], na = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t j = 0; j < f->narr; j++)
-            if (f->arr[j].is_output == (pass == 0))
-                argmap[na++] = j;
+    uint32_t argmap[16];
+    check_exec_argmap(f, argmap);
     check_result er;
     memset(&er, 0, sizeof er);
     check_exec_obs obs;
