@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ct.h"
+#include "ecopt/edwards25519.h"
 #include "curve/ge_formulas.h"
 #include "curve/scalar.h"
 #include "curve/generated/ge_base_table.h"
@@ -674,4 +675,18 @@ int ecopt_ge_cofactored_eq_vartime(const ecopt_ge_ext *A, const ecopt_ge_ext *R,
         if (n1[i] < 0) msub_vartime(&acc, &acc, &base_odd[1][-n1[i] / 2]);
     }
     return (int)ecopt_ge_has_small_order(&acc);
+}
+
+void ecopt_ge_from_public(ecopt_ge_ext *r, const struct ecopt_edwards25519_point *p) {
+    ecopt_fe_frombytes(&r->X, p->opaque);
+    ecopt_fe_frombytes(&r->Y, p->opaque + 32);
+    ecopt_fe_frombytes(&r->Z, p->opaque + 64);
+    ecopt_fe_frombytes(&r->T, p->opaque + 96);
+}
+
+void ecopt_ge_to_public(struct ecopt_edwards25519_point *r, const ecopt_ge_ext *p) {
+    ecopt_fe_tobytes(r->opaque, &p->X);
+    ecopt_fe_tobytes(r->opaque + 32, &p->Y);
+    ecopt_fe_tobytes(r->opaque + 64, &p->Z);
+    ecopt_fe_tobytes(r->opaque + 96, &p->T);
 }

@@ -43,6 +43,8 @@ typedef struct ecopt_ge_cached {
 #define ecopt_ge_scalarmult_base ECOPT_BE(ecopt_ge_scalarmult_base)
 #define ecopt_ge_double_scalarmult_vartime ECOPT_BE(ecopt_ge_double_scalarmult_vartime)
 #define ecopt_ge_cofactored_eq_vartime ECOPT_BE(ecopt_ge_cofactored_eq_vartime)
+#define ecopt_ge_from_public ECOPT_BE(ecopt_ge_from_public)
+#define ecopt_ge_to_public ECOPT_BE(ecopt_ge_to_public)
 
 /* ecopt_ge_identity — r = the neutral element (0, 1). */
 void ecopt_ge_identity(ecopt_ge_ext *r);
@@ -125,5 +127,14 @@ void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], co
  *          IACR ePrint 2020/454): four multiples of at most 127 bits, 127 doublings (ge.c has the argument). */
 int ecopt_ge_cofactored_eq_vartime(const ecopt_ge_ext *A, const ecopt_ge_ext *R, const uint8_t k[32],
                                    const uint8_t s[32]);
+
+/* ecopt_ge_from_public, ecopt_ge_to_public — between the public point type (include/ecopt/edwards25519.h: four
+ * canonical 32-byte coordinates X, Y, Z, T, little-endian) and the backend's extended coordinates. to_public
+ * reduces each coordinate to canonical form (four tobytes); from_public reads them back (four frombytes). The
+ * point's projective class is kept as it is: nothing is normalised to Z = 1.
+ * Time: constant. */
+struct ecopt_edwards25519_point;
+void ecopt_ge_from_public(ecopt_ge_ext *r, const struct ecopt_edwards25519_point *p);
+void ecopt_ge_to_public(struct ecopt_edwards25519_point *r, const ecopt_ge_ext *p);
 
 #endif /* ECOPT_CURVE_GE_H */
