@@ -22,7 +22,7 @@ extern "C" {
 /* ecopt_edwards25519_msm_scratch_size — the bytes of work memory ecopt_edwards25519_msm_vartime needs for n
  * points: the most any compiled backend needs, so a buffer of this size stays enough after ecopt_backend_select.
  * Any alignment will do (the function aligns inside the buffer). It grows linearly: about 1.6 KB a point below
- * 190 points (Straus: a table of 8 points and a 257-digit NAF for each), about 0.4 KB a point from 190 on
+ * 96 points (Straus: a table of 8 points and a 257-digit NAF for each), about 0.4 KB a point from 96 on
  * (Pippenger: each point twice, its digits, and a few KB of buckets).
  * Returns: the size in bytes; 0 for n = 0; SIZE_MAX when it does not fit a size_t (no buffer can be given). */
 ECOPT_API
@@ -35,8 +35,8 @@ size_t ecopt_edwards25519_msm_scratch_size(size_t n);
  * Alias:   out may equal one of points (it is written last); scratch may not overlap the other arguments; its
  *          contents on return are unspecified.
  * Time:    vartime: for public scalars and points only (verification, public coefficients): branches and
- *          memory indices follow the scalars' digits. Straus's interleaved width-5 NAFs below 190 points
- *          (about 257 doublings shared by all points and 51 additions a point), Pippenger's bucket method from 190
+ *          memory indices follow the scalars' digits. Straus's interleaved width-5 NAFs below 96 points
+ *          (about 257 doublings shared by all points and 51 additions a point), Pippenger's bucket method from 96
  *          points on (windows of c bits, c chosen from n, about (257 / c) (n + 2^c) additions); the crossover
  *          measured (docs/group.md).
  * Returns: ECOPT_OK; ECOPT_ERR_LENGTH when scratch_len is smaller than ecopt_edwards25519_msm_scratch_size(n)
