@@ -9,10 +9,10 @@
 #include "backend.h"
 #include "backend_ns.h"
 
-#define ecopt_ed25519_verify_batch_core ECOPT_BE(ecopt_ed25519_verify_batch_core)
+#define ecopt_ed25519_verify_batch_vartime ECOPT_BE(ecopt_ed25519_verify_batch_vartime)
 
-/* ecopt_ed25519_verify_batch_core — the contract of backend.h's ed25519_verify_batch_vartime. */
-void ecopt_ed25519_verify_batch_core(int *results, const uint8_t *sigs, const uint8_t *pubs, const uint8_t *k,
+/* ecopt_ed25519_verify_batch_vartime — the contract of backend.h's ed25519_verify_batch_vartime. */
+void ecopt_ed25519_verify_batch_vartime(int *results, const uint8_t *sigs, const uint8_t *pubs, const uint8_t *k,
                                      const uint8_t *z, size_t n, ecopt_verify_policy policy);
 
 #endif /* ECOPT_PROTO_BATCH_CORE_H */

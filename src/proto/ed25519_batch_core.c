@@ -99,7 +99,7 @@ static int strict_verdict(int ok, const ecopt_ge_ext *p) {
     return ECOPT_OK;
 }
 
-void ecopt_ed25519_verify_batch_core(int *results, const uint8_t *sigs, const uint8_t *pubs, const uint8_t *k,
+void ecopt_ed25519_verify_batch_vartime(int *results, const uint8_t *sigs, const uint8_t *pubs, const uint8_t *k,
                                      const uint8_t *z, size_t n, ecopt_verify_policy policy) {
     batch b;
     size_t idx[ECOPT_BATCH_GROUP], m = 0;

@@ -68,5 +68,5 @@ const ecopt_backend ECOPT_BE(ecopt_backend) = {
     .msm_scratch_size = ecopt_msm_scratch_bytes,
     .msm_vartime = ecopt_msm_public_vartime,
     .msm_ct = ecopt_msm_public_ct,
-    .ed25519_verify_batch_vartime = ecopt_ed25519_verify_batch_core,
+    .ed25519_verify_batch_vartime = ecopt_ed25519_verify_batch_vartime,
 };
