@@ -31,6 +31,9 @@ typedef struct ecopt_backend {
     /* Rules 1 and 2 of the strict policy on A alone: ECOPT_OK, ECOPT_ERR_ENCODING or ECOPT_ERR_SMALL_ORDER.
      * vartime: public key. */
     int (*ed25519_publickey_check_vartime)(const uint8_t pub[32]);
+    /* ristretto255 (RFC 9496) and hash-to-curve's curve half (RFC 9380): src/curve/group_ops.h. */
+    const struct ecopt_ristretto_ops *ristretto;
+    const struct ecopt_h2c_ops *h2c;
 } ecopt_backend;
 
 /* One per backend, defined in src/proto/ed25519_core.c for each compiled backend (adx and adx51 on x86-64 only). */

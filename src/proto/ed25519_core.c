@@ -7,6 +7,8 @@
 #include "ecopt/ecopt.h"
 
 #include "proto/core.h"
+#include "curve/h2c_map.h"
+#include "curve/ristretto.h"
 
 /* out = encode([s]B) for any 32-byte s: ecopt_ge_scalarmult_base takes every s < 2^256 (its top digit is bit 255
  * plus a carry, at most 2), so neither the clamped secret scalar of key generation nor the reduced nonce of signing
@@ -63,4 +65,6 @@ const ecopt_backend ECOPT_BE(ecopt_backend) = {
     .ed25519_scalarmult_base = scalarmult_base_encode,
     .ed25519_verify_vartime = verify_vartime,
     .ed25519_publickey_check_vartime = publickey_check_vartime,
+    .ristretto = &ecopt_ristretto_ops_be,
+    .h2c = &ecopt_h2c_ops_be,
 };
