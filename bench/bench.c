@@ -389,6 +389,8 @@ static int out_dir_check(const char *dir, char *why, size_t n) {
     return 0;
 }
 
+void bench_group(FILE *md, int rounds, int batch, double rate); /* bench_group.c */
+
 int main(int argc, char **argv) {
     int rounds = 31, batch = 8, cpu = -1;
     const char *outdir = "."; /* the current directory, as a command-line tool's output; make bench gives --out */
@@ -626,6 +628,7 @@ int main(int argc, char **argv) {
         printf("%-26s %10.2f %16.3f %8.3f\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
         fprintf(md, "| %s | %.2f | %.3f | %.3f |\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
     }
+    bench_group(md, rounds, batch, rate); /* the ristretto255 rows, bench_group.c */
     printf("\n%s\n", run_text);
     if (warning[0])
         printf("warning: disturbed measurement (the CPU was taken by others; rule in --help), these rows are not "
