@@ -31,7 +31,6 @@ typedef struct ecopt_ristretto255_point {
 #define ECOPT_RISTRETTO255_BYTES 32        /* an encoded element (RFC 9496 section 4.3.2) */
 #define ECOPT_RISTRETTO255_SCALARBYTES 32  /* a scalar, little-endian */
 #define ECOPT_RISTRETTO255_UNIFORMBYTES 64 /* the input of ecopt_ristretto255_from_uniform_bytes */
-#define ECOPT_RISTRETTO255_DSTMAXBYTES 255 /* the longest DST used as it is (longer ones are hashed first) */
 
 ECOPT_API
 size_t ecopt_ristretto255_bytes(void);
@@ -48,7 +47,7 @@ size_t ecopt_ristretto255_uniformbytes(void);
  * Returns: ECOPT_OK; ECOPT_ERR_ENCODING, p zeroed, when s is not the canonical encoding of an element, each of
  *          RFC 9496's rejections: the field element s (little-endian, all 256 bits) is not below p = 2^255 - 19
  *          (non-canonical, bit 255 included); s is negative (odd); 1 / sqrt(v (1 + s^2)^2) does not exist (not a
- *          square); the point's t = x y is negative; y = 0 (s = -1 and its kin). The all-zero string decodes to
+ *          square); the point's t = x y is negative; y = 0 (as for s = -1). The all-zero string decodes to
  *          the identity.
  * Source:  RFC 9496 section 4.3.1 (SQRT_RATIO_M1: section 4.2). */
 ECOPT_API

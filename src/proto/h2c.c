@@ -19,7 +19,7 @@ int ecopt_expand_message_xmd_sha512(uint8_t *out, size_t outlen, const uint8_t *
     uint8_t dst_short[64], dst_len_byte, b0[64], bi[64], x[64], lib_str[2], zero = 0, idx;
     static const uint8_t z_pad[128] = {0};
     if (outlen > ECOPT_EXPAND_MESSAGE_XMD_SHA512_MAXBYTES || dstlen == 0) {
-        if (outlen <= ECOPT_EXPAND_MESSAGE_XMD_SHA512_MAXBYTES && outlen) memset(out, 0, outlen);
+        if (outlen) memset(out, 0, outlen); /* out is outlen bytes, whatever outlen is (ecopt.h's convention) */
         return ECOPT_ERR_LENGTH;
     }
     if (outlen == 0) return ECOPT_OK;

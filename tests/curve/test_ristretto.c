@@ -15,7 +15,7 @@
  *   - the four representatives P + T, T in the 4-torsion (GMP's torsion points), are equal and encode alike;
  *     P + T8 (an odd torsion point) and P + G are not equal to P;
  *   - add, sub, neg against each other and against the reference, with r aliasing the inputs;
- *   - hash_to_group against expand_message_xmd written here from RFC 9380 section 5.3.1 over OpenSSL's SHA-512,
+ *   - hash_to_group against expand_message_xmd written in the test (xmd_ref.h) over OpenSSL's SHA-512,
  *     then from_uniform_bytes; its DST rules (0 refused, over 255 hashed with "H2C-OVERSIZE-DST-"). */
 #include <cjson/cJSON.h>
 #include <openssl/sha.h>
