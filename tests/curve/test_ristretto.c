@@ -11,7 +11,8 @@
  * Independent checks (the GMP reference of tests/ref, OpenSSL's SHA-512):
  *   - scalarmult and scalarmult_base against GMP double-and-add on edwards25519, compared as ristretto elements,
  *     with canonical and non-canonical scalars (up to 2^256 - 1, reduced mod l by the reference);
- *   - decode(encode(P)) == P and encode(decode(encode(P))) == encode(P) on random elements;
+ *   - decode(encode(P)) == P and encode(decode(encode(P))) == encode(P) on random elements; decode's verdict and
+ *     point on random strings against section 4.3.1 written here in mpz (and encode(decode(s)) == s when accepted);
  *   - the four representatives P + T, T in the 4-torsion (GMP's torsion points), are equal and encode alike;
  *     P + T8 (an odd torsion point) and P + G are not equal to P;
  *   - add, sub, neg against each other and against the reference, with r aliasing the inputs;
@@ -298,6 +299,87 @@ static void test_roundtrip_and_classes(tu_rng *rng, long iters, const ref_pt T[8
     ref_pt_clear(&S);
 }
 
+/* RFC 9496 section 4.3.1 in mpz, from the RFC's steps (the non-negative root is the even one ref_fe_sqrt gives):
+ * 1 and the affine (x, y) when in decodes, else 0. */
+static int ref_ristretto_decode(mpz_t x, mpz_t y, const uint8_t in[32]) {
+    mpz_t s, ss, u1, u2, u2sq, v, w, inv, dx, dy, t;
+    int ok = 1;
+    mpz_inits(s, ss, u1, u2, u2sq, v, w, inv, dx, dy, t, NULL);
+    ref_from_le(s, in, 32);
+    if (mpz_cmp(s, ref_p) >= 0 || mpz_odd_p(s)) ok = 0;
+    if (ok) {
+        ref_fe_mul(ss, s, s);
+        mpz_ui_sub(u1, 1, ss);
+        mpz_mod(u1, u1, ref_p);
+        mpz_add_ui(u2, ss, 1);
+        mpz_mod(u2, u2, ref_p);
+        ref_fe_mul(u2sq, u2, u2);
+        ref_fe_mul(v, u1, u1);
+        ref_fe_mul(v, v, ref_d);
+        mpz_neg(v, v);
+        mpz_sub(v, v, u2sq);
+        mpz_mod(v, v, ref_p);
+        ref_fe_mul(w, v, u2sq);
+        ref_fe_inv(w, w);
+        /* 1 / sqrt(v u2^2): none when v u2^2 = 0 or not a square */
+        if (mpz_sgn(w) == 0 || !ref_fe_sqrt(inv, w)) ok = 0;
+    }
+    if (ok) {
+        ref_fe_mul(dx, inv, u2);
+        ref_fe_mul(dy, inv, dx);
+        ref_fe_mul(dy, dy, v);
+        mpz_mul_ui(x, s, 2);
+        ref_fe_mul(x, x, dx);
+        if (mpz_odd_p(x)) mpz_sub(x, ref_p, x);
+        ref_fe_mul(y, u1, dy);
+        ref_fe_mul(t, x, y);
+        if (mpz_odd_p(t) || mpz_sgn(y) == 0) ok = 0;
+    }
+    mpz_clears(s, ss, u1, u2, u2sq, v, w, inv, dx, dy, t, NULL);
+    return ok;
+}
+
+/* decode's verdict and point on random strings against the mpz decoder: bit 255 and bit 0 each cleared half of the
+ * time, so that the square-root and sign rules are reached often. */
+static void test_decode_random(tu_rng *rng, long iters) {
+    mpz_t x, y, gx;
+    long accepted = 0;
+    mpz_inits(x, y, gx, NULL);
+    for (long it = 0; it < iters; it++) {
+        uint8_t in[32], b[32];
+        ecopt_ge_ext r;
+        tu_rng_bytes_density(rng, in, 32);
+        if (it & 1) in[31] &= 0x7f;
+        if (it & 2) in[0] &= 0xfe;
+        int want = ref_ristretto_decode(x, y, in);
+        int got = ecopt_ristretto_decode(&r, in);
+        n_checks++;
+        if (got != want) {
+            tu_fail("ristretto decode verdict %d, mpz decoder %d", got, want);
+            tu_hex_print("encoding", in, 32);
+            break;
+        }
+        if (!got) continue;
+        accepted++;
+        ecopt_fe_tobytes(b, &r.X);
+        ref_from_le(gx, b, 32);
+        n_checks++;
+        if (mpz_cmp(gx, x) != 0) tu_fail("ristretto decode: x differs from the mpz decoder's");
+        ecopt_fe_tobytes(b, &r.Y);
+        ref_from_le(gx, b, 32);
+        n_checks++;
+        if (mpz_cmp(gx, y) != 0) tu_fail("ristretto decode: y differs from the mpz decoder's");
+        uint8_t e[32];
+        ecopt_ristretto_encode(e, &r);
+        n_checks++;
+        if (memcmp(e, in, 32) != 0) tu_fail("ristretto encode(decode(s)) != s for an accepted s");
+    }
+    n_checks++;
+    if (accepted < iters / 50) tu_fail("only %ld of %ld random strings decoded: the test reaches too little", accepted,
+                                       iters);
+    mpz_clears(x, y, gx, NULL);
+}
+
 static void test_hash_to_group(tu_rng *rng, long iters) {
     static const size_t dstlens[] = {1, 16, 38, 255, 256, 300};
     for (long it = 0; it < iters; it++) {
@@ -362,6 +444,7 @@ int main(int argc, char **argv) {
     test_vectors();
     test_scalarmult(&rng, o.iters, T);
     test_roundtrip_and_classes(&rng, o.iters, T);
+    test_decode_random(&rng, 50 * o.iters);
     test_hash_to_group(&rng, 4 * o.iters);
     for (int i = 0; i < 8; i++) ref_pt_clear(&T[i]);
     printf("%ld checks\n", n_checks);
