@@ -31,6 +31,8 @@ typedef struct ecopt_backend {
     /* Rules 1 and 2 of the strict policy on A alone: ECOPT_OK, ECOPT_ERR_ENCODING or ECOPT_ERR_SMALL_ORDER.
      * vartime: public key. */
     int (*ed25519_publickey_check_vartime)(const uint8_t pub[32]);
+    /* The edwards25519 point operations of the group API (include/ecopt/edwards25519.h): src/curve/group.h. */
+    const struct ecopt_group_ops *group;
 } ecopt_backend;
 
 /* One per backend, defined in src/proto/ed25519_core.c for each compiled backend (adx and adx51 on x86-64 only). */

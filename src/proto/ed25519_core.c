@@ -3,6 +3,7 @@
 #include "backend.h"
 #include "ct.h"
 #include "curve/ge.h"
+#include "curve/group.h"
 #include "curve/scalar.h"
 #include "ecopt/ecopt.h"
 
@@ -63,4 +64,5 @@ const ecopt_backend ECOPT_BE(ecopt_backend) = {
     .ed25519_scalarmult_base = scalarmult_base_encode,
     .ed25519_verify_vartime = verify_vartime,
     .ed25519_publickey_check_vartime = publickey_check_vartime,
+    .group = &ecopt_group_ops_table,
 };
