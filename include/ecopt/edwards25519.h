@@ -25,6 +25,7 @@ typedef struct ecopt_edwards25519_point {
 
 #define ECOPT_EDWARDS25519_BYTES 32u       /* an encoded point (RFC 8032 section 5.1.2) */
 #define ECOPT_EDWARDS25519_SCALARBYTES 32u /* a scalar mod l, canonical little-endian */
+/* ecopt_edwards25519_bytes, ecopt_edwards25519_scalarbytes — the two sizes above, for bindings. Returns: 32. */
 ECOPT_API
 size_t ecopt_edwards25519_bytes(void);
 ECOPT_API
