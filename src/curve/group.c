@@ -157,9 +157,8 @@ static void g_scalarmult_base(pub_pt *r, const uint8_t s[32]) {
     ecopt_memzero_explicit(&q, sizeof q);
 }
 
-/* [a]p + [b]B, vartime. b is reduced mod l first ([b]B = [b mod l]B, B of order l), as ge.h's contract asks. a is
- * passed as it is, any 256-bit value: [a]p must be exact for a p with a small-order part, and the width-5 NAF
- * inside (wnaf_vartime in ge.c) is defined for every s < 2^(8n), n = 32 bytes, its 257 digits reaching bit 256. */
+/* [a]p + [b]B, vartime, for any a, b < 2^256 (ge.h). b is reduced mod l first ([b]B = [b mod l]B, B of order l),
+ * which keeps its NAF to 254 digits; a is used as it is: [a]p must be exact for a p with a small-order part. */
 static void g_double_scalarmult_vartime(pub_pt *r, const uint8_t a[32], const pub_pt *p, const uint8_t b[32]) {
     uint8_t wide[64] = {0}, br[32];
     ecopt_ge_ext q;
