@@ -332,6 +332,8 @@ static void test_decode_edges(long iters) {
     mpz_clears(y, p2, NULL);
 }
 
+static void ref_u_of(uint8_t u[32], const ref_pt *P);
+
 /* ---- small order ---- */
 
 /* The 8 points of the 8-torsion subgroup by their canonical encodings, as published (e.g. Chalkias, Garillot,
@@ -369,6 +371,34 @@ static void test_small_order(void) {
         ecopt_edwards25519_mul_by_cofactor(&c, &r);
         if (!ecopt_edwards25519_is_identity(&c)) tu_fail("mul_by_cofactor(T%d) is not the identity", k);
     }
+    /* Every pair of 8-torsion points: add and sub against the reference, equal exactly when i = j; the Montgomery
+     * u of each against GMP, and back where it has one (all but the identity: to_u gives 0 for it, which maps to
+     * (0, -1)). */
+    pt tp[8];
+    for (int i = 0; i < 8; i++) pt_from_ref(&tp[i], &T[i]);
+    ref_pt S;
+    ref_pt_init(&S);
+    for (int i = 0; i < 8; i++) {
+        for (int k = 0; k < 8; k++) {
+            pt s;
+            ecopt_edwards25519_add(&s, &tp[i], &tp[k]);
+            ref_pt_add(&S, &T[i], &T[k]);
+            expect_pt("add on the 8-torsion", &s, &S);
+            ecopt_edwards25519_sub(&s, &tp[i], &tp[k]);
+            if (ecopt_edwards25519_is_identity(&s) != (i == k)) tu_fail("T%d - T%d: is_identity wrong", i, k);
+            if (ecopt_edwards25519_equal(&tp[i], &tp[k]) != (i == k)) tu_fail("equal(T%d, T%d) wrong", i, k);
+        }
+        uint8_t u[32], want[32];
+        ecopt_edwards25519_to_montgomery_u(u, &tp[i]);
+        ref_u_of(want, &T[i]);
+        tu_expect_bytes("to_montgomery_u on the 8-torsion", u, want, 32);
+        pt back;
+        int sign = mpz_odd_p(T[i].x) ? 1 : 0;
+        if (i != 0 && (ecopt_edwards25519_from_montgomery_u(&back, u, sign) != ECOPT_OK ||
+                       !ecopt_edwards25519_equal(&back, &tp[i])))
+            tu_fail("from_montgomery_u(to_montgomery_u(T%d)) != T%d", i, i);
+    }
+    ref_pt_clear(&S);
     /* Mixed order: [k]B + T_i. */
     ref_pt P, Q;
     ref_pt_init(&P);
