@@ -216,7 +216,8 @@ int ecopt_edwards25519_is_identity(const ecopt_edwards25519_point *p);
  *          whole for every digit, 252 doublings and 64 additions. An s >= 2^255 is first rewritten, by masks, as
  *          d = s - 2^255 - 8 (l - 2^252), |d| < 2^255 with [s] p = [d] p because [8 l] p is the identity for every
  *          point of the curve.
- * Source:  the fixed-window method (HAC algorithm 14.82, signed digits); RFC 8032 section 5.1 (the group order). */
+ * Source:  k-ary (fixed-window) multiplication with signed digits (HAC section 14.6.1); RFC 8032 section 5.1 (the
+ *          group order). */
 ECOPT_API
 void ecopt_edwards25519_scalarmult(ecopt_edwards25519_point *r, const uint8_t s[ECOPT_EDWARDS25519_SCALARBYTES],
                                    const ecopt_edwards25519_point *p);
@@ -237,7 +238,8 @@ void ecopt_edwards25519_scalarmult_base(ecopt_edwards25519_point *r,
  * Alias:   r may equal p.
  * Time:    vartime in a, b and p: for public inputs only (verification). Width-5 NAF for a, width-5 NAF with a
  *          table of odd multiples of B for b.
- * Source:  Straus-Shamir double multiplication with wNAF (HAC algorithm 14.88; Solinas, wNAF). */
+ * Source:  Straus's simultaneous multiplication (HAC section 14.6.1, simultaneous multiple exponentiation) with
+ *          width-w NAFs (Solinas, "Efficient arithmetic on Koblitz curves", 2000). */
 ECOPT_API
 void ecopt_edwards25519_double_scalarmult_vartime(ecopt_edwards25519_point *r,
                                                   const uint8_t a[ECOPT_EDWARDS25519_SCALARBYTES],
