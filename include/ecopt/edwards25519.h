@@ -112,7 +112,8 @@ void ecopt_edwards25519_scalar_invert(uint8_t out[ECOPT_EDWARDS25519_SCALARBYTES
  * Shapes:  out 32 bytes, reduced.
  * Time:    constant in the random bytes (they are wiped before return).
  * Returns: ECOPT_OK; ECOPT_ERR_RNG (getrandom failed; out zeroed).
- * Source:  the wide reduction of RFC 9496 section 4.4 (and RFC 9380 section 5's L = 48-byte rule, here 64). */
+ * Source:  a 512-bit uniform value reduced mod l, as RFC 8032 section 5.1.6 reduces SHA-512 outputs (the wide
+ *          reduction RFC 9380 section 5 prescribes, with 64 bytes for its 48). */
 ECOPT_API
 int ecopt_edwards25519_scalar_random(uint8_t out[ECOPT_EDWARDS25519_SCALARBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
