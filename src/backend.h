@@ -34,6 +34,8 @@ typedef struct ecopt_backend {
     /* ristretto255 (RFC 9496) and hash-to-curve's curve half (RFC 9380): src/curve/group_ops.h. */
     const struct ecopt_ristretto_ops *ristretto;
     const struct ecopt_h2c_ops *h2c;
+    /* The edwards25519 point operations of the group API (include/ecopt/edwards25519.h): src/curve/group.h. */
+    const struct ecopt_group_ops *group;
 } ecopt_backend;
 
 /* One per backend, defined in src/proto/ed25519_core.c for each compiled backend (adx and adx51 on x86-64 only). */

@@ -3,6 +3,7 @@
 #include "backend.h"
 #include "ct.h"
 #include "curve/ge.h"
+#include "curve/group.h"
 #include "curve/scalar.h"
 #include "ecopt/ecopt.h"
 
@@ -67,4 +68,5 @@ const ecopt_backend ECOPT_BE(ecopt_backend) = {
     .ed25519_publickey_check_vartime = publickey_check_vartime,
     .ristretto = &ecopt_ristretto_ops_be,
     .h2c = &ecopt_h2c_ops_be,
+    .group = &ecopt_group_ops_table,
 };
