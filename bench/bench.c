@@ -275,7 +275,8 @@ static ecopt_edwards25519_point grp_base;
 static void grp_base_init(void) {
     BIGNUM *x = NULL, *y = NULL, *p = BN_new(), *t = BN_new();
     BN_CTX *ctx = BN_CTX_new();
-    if (!p || !t || !ctx || !BN_dec2bn(&x, "15112221349535400772501151409588531511454012693041857206046113283949847762202") ||
+    if (!p || !t || !ctx ||
+        !BN_dec2bn(&x, "15112221349535400772501151409588531511454012693041857206046113283949847762202") ||
         !BN_dec2bn(&y, "46316835694926478169428394003475163141307993866256225615783033603165251855960") ||
         !BN_set_bit(p, 255) || !BN_sub_word(p, 19) || !BN_mod_mul(t, x, y, p, ctx))
         die("OpenSSL BN failed");
@@ -325,9 +326,11 @@ static void group_section(int rounds, FILE *md) {
         }
         ct1 = median(sa, rounds, &sp);
         printf("%-8s %-34s %6d %12.0f %8.3f %8.3f\n", be->name, "variable-base mult (msm_ct, n = 1)", 1, ct1, 1.0, sp);
-        fprintf(md, "| %s | variable-base multiplication (msm_ct, n = 1) | 1 | %.0f | 1.000 | %.3f |\n", be->name, ct1, sp);
+        fprintf(md, "| %s | variable-base multiplication (msm_ct, n = 1) | 1 | %.0f | 1.000 | %.3f |\n", be->name,
+                ct1, sp);
         vt1 = median(sb, rounds, &sp);
-        printf("%-8s %-34s %6d %12.0f %8.3f %8.3f\n", be->name, "vartime mult (msm_vartime, n = 1)", 1, vt1, vt1 / ct1, sp);
+        printf("%-8s %-34s %6d %12.0f %8.3f %8.3f\n", be->name, "vartime mult (msm_vartime, n = 1)", 1, vt1,
+               vt1 / ct1, sp);
         fprintf(md, "| %s | msm_vartime, n = 1 | 1 | %.0f | %.3f | %.3f |\n", be->name, vt1, vt1 / ct1, sp);
         static const int msm_n[4] = {16, 64, 256, 1024};
         for (int k = 0; k < 4; k++) {
@@ -358,13 +361,13 @@ static void group_section(int rounds, FILE *md) {
                     uint64_t t0 = ticks();
                     if ((pass ^ first) == 0) {
                         for (int i = 0; i < n; i++)
-                            if (ecopt_ed25519_verify_be(be, gsigs + 64 * i, ED_PURE, gmsgs[i], 64, NULL, 0, gpubs + 32 * i,
-                                                        ECOPT_POLICY_STRICT) != ECOPT_OK)
+                            if (ecopt_ed25519_verify_be(be, gsigs + 64 * i, ED_PURE, gmsgs[i], 64, NULL, 0,
+                                                        gpubs + 32 * i, ECOPT_POLICY_STRICT) != ECOPT_OK)
                                 die("verify rejected a valid signature");
                         sa[r] = (double)(ticks() - t0) / n;
                     } else {
-                        if (ecopt_ed25519_verify_batch(res, gsigs, gmsgs, glens, gpubs, (size_t)n, ECOPT_VERIFY_STRICT) !=
-                            ECOPT_OK)
+                        if (ecopt_ed25519_verify_batch(res, gsigs, gmsgs, glens, gpubs, (size_t)n,
+                                                       ECOPT_VERIFY_STRICT) != ECOPT_OK)
                             die("batch verification rejected valid signatures");
                         sb[r] = (double)(ticks() - t0) / n;
                     }
@@ -374,7 +377,8 @@ static void group_section(int rounds, FILE *md) {
             printf("%-8s %-34s %6d %12.0f %8.3f %8s\n", be->name, "single verify per signature", n, ms, 1.0, "");
             printf("%-8s %-34s %6d %12.0f %8.3f %8.3f\n", be->name, "batch verify per signature", n, mb, mb / ms, sp);
             fprintf(md, "| %s | single verify per signature | %d | %.0f | 1.000 | |\n", be->name, n, ms);
-            fprintf(md, "| %s | batch verify per signature | %d | %.0f | %.3f | %.3f |\n", be->name, n, mb, mb / ms, sp);
+            fprintf(md, "| %s | batch verify per signature | %d | %.0f | %.3f | %.3f |\n", be->name, n, mb,
+                    mb / ms, sp);
         }
     }
     if (ecopt_backend_select(def->name) != ECOPT_OK) die("backend select failed");
@@ -510,6 +514,8 @@ static int out_dir_check(const char *dir, char *why, size_t n) {
     unlink(probe);
     return 0;
 }
+
+void bench_group(FILE *md, int rounds, int batch, double rate); /* bench_group.c */
 
 int main(int argc, char **argv) {
     int rounds = 31, batch = 8, cpu = -1;
@@ -748,6 +754,7 @@ int main(int argc, char **argv) {
         printf("%-26s %10.2f %16.3f %8.3f\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
         fprintf(md, "| %s | %.2f | %.3f | %.3f |\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
     }
+    bench_group(md, rounds, batch, rate); /* the ristretto255 rows, bench_group.c */
     printf("\n%s\n", run_text);
     if (warning[0])
         printf("warning: disturbed measurement (the CPU was taken by others; rule in --help), these rows are not "

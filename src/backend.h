@@ -33,6 +33,11 @@ typedef struct ecopt_backend {
     /* Rules 1 and 2 of the strict policy on A alone: ECOPT_OK, ECOPT_ERR_ENCODING or ECOPT_ERR_SMALL_ORDER.
      * vartime: public key. */
     int (*ed25519_publickey_check_vartime)(const uint8_t pub[32]);
+    /* ristretto255 (RFC 9496) and hash-to-curve's curve half (RFC 9380): src/curve/group_ops.h. */
+    const struct ecopt_ristretto_ops *ristretto;
+    const struct ecopt_h2c_ops *h2c;
+    /* The edwards25519 point operations of the group API (include/ecopt/edwards25519.h): src/curve/group.h. */
+    const struct ecopt_group_ops *group;
     /* Multiscalar multiplication and batch verification (src/curve/msm.h, src/proto/batch_core.h).
      * msm_scratch_size: the work memory msm_vartime needs for n points with algorithm algo (0 auto, 1 Straus,
      * 2 Pippenger), in bytes, any alignment; SIZE_MAX when it does not fit a size_t.

@@ -3,9 +3,9 @@
  *   - the reference: sum of ecopt_ge_scalarmult (the constant-time fixed-window multiplication, s < 2^255; a
  *     scalar s >= 2^255 as [s >> 1] [2] P + [s & 1] P), and for small n the GMP reference (ref_pt_mul, affine
  *     double-and-add);
- *   - n = 0..40, 64, 100, 256, 1000 (--big adds 2000 and 4096), random scalars of random bit density and edge
- *     scalars (0, 1, l - 1, l, l + 1, 8 l, 2^255, 2^256 - 1) at random places, points random of mixed order
- *     ([r] B + T, T one of the 8 torsion points), small-order points and the identity among them;
+ *   - n = 0..40, 64, 95, 96, 100, 256, 1000 (the argument big adds 2000 and 4096), random scalars of random bit
+ *     density and edge scalars (0, 1, l - 1, l, l + 1, 8 l, 2^255, 2^256 - 1) at random places, points random of
+ *     mixed order ([r] B + T, T one of the 8 torsion points), small-order points and the identity among them;
  *   - Straus and Pippenger forced on the same inputs, and the automatic choice, and the public function with a
  *     buffer of ecopt_edwards25519_msm_scratch_size(n) bytes at an odd address (and one byte short: refused);
  *   - the constant-time multiscalar for n = 0..9 (groups of 4 and their sums), on the same kinds of input. */
@@ -255,7 +255,7 @@ int main(int argc, char **argv) {
         for (int rep = 0; rep < 4; rep++) check_n(&rng, 1, 1), check_n(&rng, 2, 1);
     int big = 0;
     for (int a = 0; a < o.argc; a++)
-        if (!strcmp(o.argv[a], "--big")) big = 1;
+        if (!strcmp(o.argv[a], "big")) big = 1;
     for (long it = 0; it < o.iters; it++) {
         for (size_t n = 0; n <= 40; n++) check_n(&rng, n, n <= 5);
         static const size_t more[] = {64, 95, 96, 100, 256, 1000};

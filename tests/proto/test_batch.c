@@ -14,9 +14,10 @@
  *   - random 32-byte keys and random signatures (mostly not on the curve);
  *   - cancelling pairs: two valid items with S_1 + d and S_2 - d, whose errors cancel in an unweighted sum.
  * The expected answer of each item is the single verification's on the same backend. Batches: the whole pool; the
- * vectors alone; for n = 0..40, 48, 64, 100, 129, 256 (and 512, 1000, 1024 with --big): all valid, valid with one,
- * two or a few invalid ones at random places, a cancelling pair among valid ones, random draws from the whole pool, one item repeated n times (valid and
- * invalid). Each call's results must equal the single answers and its return value the first non-OK one (or OK).
+ * vectors alone; for n = 0..40, 48, 64, 100, 129, 256 (and 512, 777, 1000, 1024 with the argument big): all
+ * valid, valid with one, two or a few invalid ones at random places, a cancelling pair among valid ones, random
+ * draws from the whole pool, one item repeated n times (valid and invalid). Each call's results must equal the
+ * single answers and its return value the first non-OK one (or OK).
  * Also: n = 0 with NULL arrays, an unknown policy (ECOPT_ERR_UNSUPPORTED for every item), and with the argument
  * "rngfail" (getrandom made to fail by a preload library) ECOPT_ERR_RNG for every item, never ECOPT_OK. */
 #include <stdio.h>
@@ -71,7 +72,8 @@ static void load_vectors(void) {
         size_t msglen;
         uint8_t *msg = tu_hex_alloc(tu_json_str(c, "message"), &msglen);
         item *it = add_item(sig, msg, msglen, pub);
-        if (it->want[0] != ECOPT_OK) tu_fail("RFC 8032 vector %s refused by single verification", tu_json_str(c, "name"));
+        if (it->want[0] != ECOPT_OK)
+            tu_fail("RFC 8032 vector %s refused by single verification", tu_json_str(c, "name"));
         free(msg);
     }
     cJSON_Delete(j);
@@ -285,7 +287,8 @@ static void run_batch(const size_t *idx, size_t n, int pol, const char *what) {
         lens[t] = it->msglen;
         res[t] = 12345;
     }
-    int rc = ecopt_ed25519_verify_batch(res, sigs, msgs, lens, pubs, n, pol ? ECOPT_VERIFY_ZIP215 : ECOPT_VERIFY_STRICT);
+    int rc =
+        ecopt_ed25519_verify_batch(res, sigs, msgs, lens, pubs, n, pol ? ECOPT_VERIFY_ZIP215 : ECOPT_VERIFY_STRICT);
     n_calls++;
     int first = ECOPT_OK, bad = 0;
     for (size_t t = 0; t < n; t++) {
@@ -368,7 +371,7 @@ int main(int argc, char **argv) {
     tu_parse_opts(&o, argc, argv, 1);
     int big = 0, rngfail = 0;
     for (int a = 0; a < o.argc; a++) {
-        if (!strcmp(o.argv[a], "--big")) big = 1;
+        if (!strcmp(o.argv[a], "big")) big = 1;
         else if (!strcmp(o.argv[a], "rngfail")) rngfail = 1;
     }
     tu_check_library_backend();
