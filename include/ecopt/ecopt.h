@@ -320,8 +320,9 @@ int ecopt_ed25519_verify_zip215(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
  *          cofactored, as single verification's is), so a valid signature is never refused; an invalid one is
  *          accepted only if a random z_i hits one value in l > 2^252, probability at most 2^-128 per check (the
  *          argument: src/proto/ed25519_batch_core.c), and a call makes fewer than 2 n checks.
- * Time:    vartime: signatures, messages and keys are public. All valid, per signature: about a third of a single
- *          verification (docs/group.md); each invalid item adds about log2(16) small checks.
+ * Time:    vartime: signatures, messages and keys are public. All valid, per signature: about 0.6 of a single
+ *          verification (docs/group.md); each invalid item adds up to 2 log2(16) smaller combined checks and two
+ *          single ones.
  * Memory:  no allocation; about 64 KB of stack.
  * Returns: ECOPT_OK when every item is valid (every results[i] is ECOPT_OK); otherwise results[j] for the first j
  *          with results[j] != ECOPT_OK. Per item: ECOPT_OK, ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER (STRICT),
