@@ -1,6 +1,7 @@
 /* fe_u64.c — backend u64 (5 x 51 bits) of the field interface in fe.h. Bounds are defined in fe_u64.h.
  * Compiled a second time for the adx51 backend (ECOPT_FE_BACKEND_adx51, fe_adx51.h): everything here but the multiply
- * and square, which that backend takes from the optimizer's assembly. */
+ * and square, which that backend takes from the optimizer's assembly. Compiled whole again for the ifma and
+ * ifma_emu backends (fe_ifma.h): their scalar side. */
 #include "field/fe.h"
 
 #include "bytes.h"
@@ -104,7 +105,8 @@ static inline __attribute__((always_inline)) void reduce_wide(ecopt_fe *h, u128 
 }
 
 #if !defined(ECOPT_FE_BACKEND_adx51) /* adx51: multiply and square are the .S files (fe_adx51.h) */
-static inline __attribute__((always_inline)) void fe_mul_handwritten(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
+/* unused: the ifma backends' copy has no caller of these two unless built with ECOPT_FE_U64_HANDWRITTEN */
+static inline __attribute__((always_inline, unused)) void fe_mul_handwritten(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
     uint64_t f0 = f->v[0], f1 = f->v[1], f2 = f->v[2], f3 = f->v[3], f4 = f->v[4];
     uint64_t g0 = g->v[0], g1 = g->v[1], g2 = g->v[2], g3 = g->v[3], g4 = g->v[4];
     uint64_t g1_19 = 19 * g1, g2_19 = 19 * g2, g3_19 = 19 * g3, g4_19 = 19 * g4;
@@ -132,7 +134,7 @@ static inline __attribute__((always_inline)) void sq_coeffs(const ecopt_fe *f, u
 }
 
 #if !defined(ECOPT_FE_BACKEND_adx51)
-static inline __attribute__((always_inline)) void fe_sq_handwritten(ecopt_fe *h, const ecopt_fe *f) {
+static inline __attribute__((always_inline, unused)) void fe_sq_handwritten(ecopt_fe *h, const ecopt_fe *f) {
     u128 c[5];
     sq_coeffs(f, c);
     reduce_wide(h, c[0], c[1], c[2], c[3], c[4]);
@@ -148,12 +150,15 @@ static inline __attribute__((always_inline)) void fe_sq_handwritten(ecopt_fe *h,
 #include "field/generated/ecopt_fe_mul_u64_gen.c"
 #include "field/generated/ecopt_fe_sq_u64_gen.c"
 
+/* Once, in the u64 backend: the ifma backends compile this file again and must not define them a second time. */
+#if defined(ECOPT_FE_BACKEND_u64)
 void ecopt_fe_u64_mul_handwritten(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) { fe_mul_handwritten(h, f, g); }
 void ecopt_fe_u64_sq_handwritten(ecopt_fe *h, const ecopt_fe *f) { fe_sq_handwritten(h, f); }
 void ecopt_fe_u64_mul_generated(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
     ecopt_fe_mul_u64_gen(h->v, f->v, g->v);
 }
 void ecopt_fe_u64_sq_generated(ecopt_fe *h, const ecopt_fe *f) { ecopt_fe_sq_u64_gen(h->v, f->v); }
+#endif
 
 #ifdef ECOPT_FE_U64_HANDWRITTEN
 void ecopt_fe_mul(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) { fe_mul_handwritten(h, f, g); }
