@@ -33,6 +33,24 @@
 #define ECOPT_GE_FUSED 0
 #endif
 
+/* ECOPT_GE_IFMA (ge.h): the fixed-base multiplication and the verification equation run on the four-lane formulas
+ * (curve/ifma/ge4.c); the one-lane code below stays under the names ..._1way, for the tests to compare with. */
+#if ECOPT_GE_IFMA
+#include "curve/ifma/ge4.h"
+#define SCALARMULT_BASE_1WAY ecopt_ge_scalarmult_base_1way
+#define COFACTORED_EQ_1WAY ecopt_ge_cofactored_eq_1way_vartime
+void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
+    ecopt_ge4_scalarmult_base(r, s);
+}
+int ecopt_ge_cofactored_eq_vartime(const ecopt_ge_ext *A, const ecopt_ge_ext *R, const uint8_t k[32],
+                                   const uint8_t s[32]) {
+    return ecopt_ge4_cofactored_eq_vartime(A, R, k, s);
+}
+#else
+#define SCALARMULT_BASE_1WAY ecopt_ge_scalarmult_base
+#define COFACTORED_EQ_1WAY ecopt_ge_cofactored_eq_vartime
+#endif
+
 void ecopt_ge_identity(ecopt_ge_ext *r) {
     ecopt_fe_0(&r->X);
     ecopt_fe_1(&r->Y);
@@ -436,7 +454,7 @@ static void ext_from_niels(ecopt_ge_ext *r, const ecopt_ge_niels *q) {
  * measurements: CHANGELOG.md. Source: the signed fixed-window method with a table per digit, as in Bernstein, Duif,
  * Lange, Schwabe, Yang, "High-speed high-security signatures" (CHES 2011), section 4, with radix 64 for their
  * radix 16 and no doubling. */
-void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
+void SCALARMULT_BASE_1WAY(ecopt_ge_ext *r, const uint8_t s[32]) {
     ecopt_ge_niels sel;
     ecopt_ge_ext acc;
     int8_t e[BASE_DIGITS];
@@ -579,8 +597,7 @@ void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], co
  * identity, and Q' is a sum of four multiples of 127 bits at most: 127 doublings where [s] B + [k] A took 253.
  * Q' uses width-5 NAFs for A and R (tables of 8 odd multiples made here) and width-7 NAFs for B and [2^127] B
  * (the static base_odd rows). */
-int ecopt_ge_cofactored_eq_vartime(const ecopt_ge_ext *A, const ecopt_ge_ext *R, const uint8_t k[32],
-                                   const uint8_t s[32]) {
+int COFACTORED_EQ_1WAY(const ecopt_ge_ext *A, const ecopt_ge_ext *R, const uint8_t k[32], const uint8_t s[32]) {
     uint8_t k1[16], c[16], s0[16], s1[16];
     int8_t na[129], nr[129], n0[129], n1[129];
     ecopt_ge_cached ta[8], tr[8];
