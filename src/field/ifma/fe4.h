@@ -46,11 +46,13 @@ ECOPT_IFMA_INLINE ecopt_v4 ecopt_fe4_mul19_v4(ecopt_v4 x) {
 
 /* ecopt_fe4_zero — h = 0 in every lane. Bounds: out carried. */
 ECOPT_IFMA_INLINE void ecopt_fe4_zero(ecopt_fe4 *h) {
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) h->l[i] = ecopt_v4_zero();
 }
 
 /* ecopt_fe4_copy — h = a. Bounds: out as in. */
 ECOPT_IFMA_INLINE void ecopt_fe4_copy(ecopt_fe4 *h, const ecopt_fe4 *a) {
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) h->l[i] = a->l[i];
 }
 
@@ -58,11 +60,13 @@ ECOPT_IFMA_INLINE void ecopt_fe4_copy(ecopt_fe4 *h, const ecopt_fe4 *a) {
  * times limb 4's (2^255 = 19). Bounds: in any (carries < 2^13); out carried. */
 ECOPT_IFMA_INLINE void ecopt_fe4_carry(ecopt_fe4 *h, const ecopt_fe4 *a) {
     ecopt_v4 m = ecopt_v4_set1(ECOPT_FE4_MASK51), t[5], r[5];
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) {
         t[i] = ecopt_v4_srli(a->l[i], 51);
         r[i] = ecopt_v4_and(a->l[i], m);
     }
     h->l[0] = ecopt_v4_add(r[0], ecopt_fe4_mul19_v4(t[4]));
+    #pragma GCC unroll 10
     for (int i = 1; i < 5; i++) h->l[i] = ecopt_v4_add(r[i], t[i - 1]);
 }
 
@@ -70,6 +74,7 @@ ECOPT_IFMA_INLINE void ecopt_fe4_carry(ecopt_fe4 *h, const ecopt_fe4 *a) {
  * low halves of column k, weight 2^(51 k); hi: the high halves that land there) folded to five. Each column < 15 *
  * 2^52 (below), so the result is < 20 * 15 * 2^52 < 2^61: wide. */
 ECOPT_IFMA_INLINE void ecopt_fe4_fold(ecopt_fe4 *h, const ecopt_v4 lo[10], const ecopt_v4 hi[10]) {
+    #pragma GCC unroll 10
     for (int k = 0; k < 5; k++) {
         ecopt_v4 c = ecopt_v4_add(lo[k], ecopt_v4_slli(hi[k], 1));
         ecopt_v4 d = ecopt_v4_add(lo[k + 5], ecopt_v4_slli(hi[k + 5], 1));
@@ -81,8 +86,11 @@ ECOPT_IFMA_INLINE void ecopt_fe4_fold(ecopt_fe4 *h, const ecopt_v4 lo[10], const
  * each) and 5 high halves (< 2^52, doubled): < 15 * 2^52. Bounds: in narrow, narrow; out wide. */
 ECOPT_IFMA_INLINE void ecopt_fe4_mul_wide(ecopt_fe4 *h, const ecopt_fe4 *a, const ecopt_fe4 *b) {
     ecopt_v4 lo[10], hi[10];
+    #pragma GCC unroll 10
     for (int k = 0; k < 10; k++) lo[k] = hi[k] = ecopt_v4_zero();
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++)
+        #pragma GCC unroll 10
         for (int j = 0; j < 5; j++) {
             lo[i + j] = ecopt_v4_madd52lo(lo[i + j], a->l[i], b->l[j]);
             hi[i + j + 1] = ecopt_v4_madd52hi(hi[i + j + 1], a->l[i], b->l[j]);
@@ -103,10 +111,13 @@ ECOPT_IFMA_INLINE void ecopt_fe4_mul(ecopt_fe4 *h, const ecopt_fe4 *a, const eco
  * mul's column (< 15 * 2^52). Bounds: in narrow; out wide. */
 ECOPT_IFMA_INLINE void ecopt_fe4_sq_wide(ecopt_fe4 *h, const ecopt_fe4 *a) {
     ecopt_v4 d[10], x2[10], x4[10]; /* weight 1, 2, 4 */
+    #pragma GCC unroll 10
     for (int k = 0; k < 10; k++) d[k] = x2[k] = x4[k] = ecopt_v4_zero();
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) {
         d[2 * i] = ecopt_v4_madd52lo(d[2 * i], a->l[i], a->l[i]);
         x2[2 * i + 1] = ecopt_v4_madd52hi(x2[2 * i + 1], a->l[i], a->l[i]);
+        #pragma GCC unroll 10
         for (int j = i + 1; j < 5; j++) {
             x2[i + j] = ecopt_v4_madd52lo(x2[i + j], a->l[i], a->l[j]);
             x4[i + j + 1] = ecopt_v4_madd52hi(x4[i + j + 1], a->l[i], a->l[j]);
@@ -114,6 +125,7 @@ ECOPT_IFMA_INLINE void ecopt_fe4_sq_wide(ecopt_fe4 *h, const ecopt_fe4 *a) {
     }
     /* lo + 2 hi in fold's terms: lo = d + 2 x2 - ... rewritten as lo = d, hi = x2 + 2 x4. */
     ecopt_v4 hi[10];
+    #pragma GCC unroll 10
     for (int k = 0; k < 10; k++) hi[k] = ecopt_v4_add(x2[k], ecopt_v4_slli(x4[k], 1));
     ecopt_fe4_fold(h, d, hi);
 }
@@ -130,11 +142,13 @@ ECOPT_IFMA_INLINE void ecopt_fe4_sq(ecopt_fe4 *h, const ecopt_fe4 *a) {
  * < 39 * 2^52. Bounds: in narrow; out wide. */
 ECOPT_IFMA_INLINE void ecopt_fe4_mul_small_wide(ecopt_fe4 *h, const ecopt_fe4 *a, ecopt_v4 c) {
     ecopt_v4 lo[5], hi[5];
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) {
         lo[i] = ecopt_v4_madd52lo(ecopt_v4_zero(), a->l[i], c);
         hi[i] = ecopt_v4_slli(ecopt_v4_madd52hi(ecopt_v4_zero(), a->l[i], c), 1);
     }
     h->l[0] = ecopt_v4_add(lo[0], ecopt_fe4_mul19_v4(hi[4]));
+    #pragma GCC unroll 10
     for (int i = 1; i < 5; i++) h->l[i] = ecopt_v4_add(lo[i], hi[i - 1]);
 }
 
@@ -148,6 +162,7 @@ ECOPT_IFMA_INLINE void ecopt_fe4_mul_small(ecopt_fe4 *h, const ecopt_fe4 *a, eco
 /* ecopt_fe4_add — h = a + b limb by limb, no carry. Bounds: in with limb sums < 2^64 (two wide: < 2^62); out the
  * sum, narrow only if the sum is (two carried elements are not: see the bounds above). */
 ECOPT_IFMA_INLINE void ecopt_fe4_add(ecopt_fe4 *h, const ecopt_fe4 *a, const ecopt_fe4 *b) {
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) h->l[i] = ecopt_v4_add(a->l[i], b->l[i]);
 }
 
@@ -161,6 +176,7 @@ ECOPT_IFMA_INLINE void ecopt_fe4_add(ecopt_fe4 *h, const ecopt_fe4 *a, const eco
  * limbs < 2^62 (wide, or the sum of two wide); out carried. */
 ECOPT_IFMA_INLINE void ecopt_fe4_addsub(ecopt_fe4 *h, const ecopt_fe4 *a, const ecopt_fe4 *b, unsigned neg) {
     ecopt_fe4 t;
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) {
         ecopt_v4 k = ecopt_v4_set1(i == 0 ? ECOPT_FE4_K0 : ECOPT_FE4_KN);
         ecopt_v4 s = ecopt_v4_blend(b->l[i], ecopt_v4_sub(k, b->l[i]), neg);
@@ -180,6 +196,7 @@ ECOPT_IFMA_INLINE void ecopt_fe4_sub(ecopt_fe4 *h, const ecopt_fe4 *a, const eco
     do {                                                                                                           \
         ecopt_fe4 *ecopt_fe4_p_h_ = (h);                                                                           \
         const ecopt_fe4 *ecopt_fe4_p_a_ = (a);                                                                     \
+        _Pragma("GCC unroll 10")                                                                                   \
         for (int ecopt_fe4_p_i_ = 0; ecopt_fe4_p_i_ < 5; ecopt_fe4_p_i_++)                                         \
             ecopt_fe4_p_h_->l[ecopt_fe4_p_i_] = ECOPT_V4_PERMUTE(ecopt_fe4_p_a_->l[ecopt_fe4_p_i_], i0, i1, i2, i3); \
     } while (0)
@@ -187,12 +204,14 @@ ECOPT_IFMA_INLINE void ecopt_fe4_sub(ecopt_fe4 *h, const ecopt_fe4 *a, const eco
 /* ecopt_fe4_blend — lane j of h from b where bit j of m is set, else from a; m a public constant in 0..15. Bounds:
  * out lane by lane as the chosen input. */
 ECOPT_IFMA_INLINE void ecopt_fe4_blend(ecopt_fe4 *h, const ecopt_fe4 *a, const ecopt_fe4 *b, unsigned m) {
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) h->l[i] = ecopt_v4_blend(a->l[i], b->l[i], m);
 }
 
 /* ecopt_fe4_select — lane j of h from a where lane j of mask is all ones, from b where it is 0 (mask lanes exactly
  * 0 or all ones; may be secret: ecopt_v4_mask). Bounds: out as the chosen input. */
 ECOPT_IFMA_INLINE void ecopt_fe4_select(ecopt_fe4 *h, ecopt_v4 mask, const ecopt_fe4 *a, const ecopt_fe4 *b) {
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) h->l[i] = ecopt_v4_select(mask, a->l[i], b->l[i]);
 }
 
@@ -200,6 +219,7 @@ ECOPT_IFMA_INLINE void ecopt_fe4_select(ecopt_fe4 *h, ecopt_v4 mask, const ecopt
  * Bounds: in any u64 limbs; out carried. */
 ECOPT_IFMA_INLINE void ecopt_fe4_broadcast(ecopt_fe4 *h, const ecopt_fe *f) {
     ecopt_fe4 t;
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) t.l[i] = ecopt_v4_set1(f->v[i]);
     ecopt_fe4_carry(h, &t);
 }
@@ -208,6 +228,7 @@ ECOPT_IFMA_INLINE void ecopt_fe4_broadcast(ecopt_fe4 *h, const ecopt_fe *f) {
  * carried. */
 ECOPT_IFMA_INLINE void ecopt_fe4_from_fe(ecopt_fe4 *h, const ecopt_fe f[4]) {
     ecopt_fe4 t;
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) t.l[i] = ecopt_v4_set4(f[0].v[i], f[1].v[i], f[2].v[i], f[3].v[i]);
     ecopt_fe4_carry(h, &t);
 }
@@ -218,10 +239,13 @@ ECOPT_IFMA_INLINE void ecopt_fe4_to_fe(ecopt_fe f[4], const ecopt_fe4 *a) {
     ecopt_fe4 c;
     ecopt_fe4_carry(&c, a);
     uint64_t lane[4];
+    #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) {
         ecopt_v4_store(lane, c.l[i]);
+        #pragma GCC unroll 10
         for (int j = 0; j < 4; j++) f[j].v[i] = lane[j];
     }
+    #pragma GCC unroll 10
     for (int j = 0; j < 4; j++) ecopt_fe_u64_carry_pass(f[j].v);
 }
 
@@ -229,6 +253,7 @@ ECOPT_IFMA_INLINE void ecopt_fe4_to_fe(ecopt_fe f[4], const ecopt_fe4 *a) {
  * Bounds: out carried. */
 ECOPT_IFMA_INLINE void ecopt_fe4_frombytes(ecopt_fe4 *h, const uint8_t s[4][32]) {
     ecopt_fe f[4];
+    #pragma GCC unroll 10
     for (int j = 0; j < 4; j++) ecopt_fe_frombytes(&f[j], s[j]);
     ecopt_fe4_from_fe(h, f);
 }
@@ -238,6 +263,7 @@ ECOPT_IFMA_INLINE void ecopt_fe4_frombytes(ecopt_fe4 *h, const uint8_t s[4][32])
 ECOPT_IFMA_INLINE void ecopt_fe4_tobytes(uint8_t s[4][32], const ecopt_fe4 *a) {
     ecopt_fe f[4];
     ecopt_fe4_to_fe(f, a);
+    #pragma GCC unroll 10
     for (int j = 0; j < 4; j++) ecopt_fe_tobytes(s[j], &f[j]);
 }
 

@@ -47,6 +47,7 @@ typedef struct ecopt_v4 {
 
 /* ecopt_v4_madd52lo — c + (bits 0..51 of a[51:0] * b[51:0]) mod 2^64, per lane (VPMADD52LUQ). */
 ECOPT_IFMA_INLINE ecopt_v4 ecopt_v4_madd52lo(ecopt_v4 c, ecopt_v4 a, ecopt_v4 b) {
+    #pragma GCC unroll 10
     for (int i = 0; i < 4; i++)
         c.w[i] += (uint64_t)((unsigned __int128)(a.w[i] & ECOPT_V4_M52) * (b.w[i] & ECOPT_V4_M52)) & ECOPT_V4_M52;
     return c;
@@ -54,6 +55,7 @@ ECOPT_IFMA_INLINE ecopt_v4 ecopt_v4_madd52lo(ecopt_v4 c, ecopt_v4 a, ecopt_v4 b)
 
 /* ecopt_v4_madd52hi — c + (bits 52..103 of a[51:0] * b[51:0]) mod 2^64, per lane (VPMADD52HUQ). */
 ECOPT_IFMA_INLINE ecopt_v4 ecopt_v4_madd52hi(ecopt_v4 c, ecopt_v4 a, ecopt_v4 b) {
+    #pragma GCC unroll 10
     for (int i = 0; i < 4; i++)
         c.w[i] += (uint64_t)(((unsigned __int128)(a.w[i] & ECOPT_V4_M52) * (b.w[i] & ECOPT_V4_M52)) >> 52);
     return c;
@@ -62,6 +64,7 @@ ECOPT_IFMA_INLINE ecopt_v4 ecopt_v4_madd52hi(ecopt_v4 c, ecopt_v4 a, ecopt_v4 b)
 #define ECOPT_V4_LANEWISE(name, expr)                                                                              \
     ECOPT_IFMA_INLINE ecopt_v4 name(ecopt_v4 a, ecopt_v4 b) {                                                      \
         ecopt_v4 r;                                                                                                \
+        _Pragma("GCC unroll 10")                                                                                   \
         for (int i = 0; i < 4; i++) r.w[i] = (expr);                                                               \
         return r;                                                                                                  \
     }
@@ -76,10 +79,12 @@ ECOPT_V4_LANEWISE(ecopt_v4_andnot, ~a.w[i] & b.w[i])
 
 /* ecopt_v4_srli, _slli — a >> n, a << n, for a public constant 0 <= n < 64. */
 ECOPT_IFMA_INLINE ecopt_v4 ecopt_v4_srli(ecopt_v4 a, unsigned n) {
+    #pragma GCC unroll 10
     for (int i = 0; i < 4; i++) a.w[i] >>= n;
     return a;
 }
 ECOPT_IFMA_INLINE ecopt_v4 ecopt_v4_slli(ecopt_v4 a, unsigned n) {
+    #pragma GCC unroll 10
     for (int i = 0; i < 4; i++) a.w[i] <<= n;
     return a;
 }
@@ -118,6 +123,7 @@ ECOPT_IFMA_INLINE ecopt_v4 ecopt_v4_permute_emu(ecopt_v4 a, unsigned i0, unsigne
 /* ecopt_v4_blend — lane i from b where bit i of m is set, else from a; m a public constant in 0..15 (VPBLENDMQ).
  * Mask arithmetic, not a branch, so that even a data-dependent m would leave no trace. */
 ECOPT_IFMA_INLINE ecopt_v4 ecopt_v4_blend(ecopt_v4 a, ecopt_v4 b, unsigned m) {
+    #pragma GCC unroll 10
     for (int i = 0; i < 4; i++) {
         uint64_t k = (uint64_t)0 - (uint64_t)((m >> i) & 1);
         a.w[i] ^= k & (a.w[i] ^ b.w[i]);
@@ -128,6 +134,7 @@ ECOPT_IFMA_INLINE ecopt_v4 ecopt_v4_blend(ecopt_v4 a, ecopt_v4 b, unsigned m) {
 /* ecopt_v4_select — (mask & a) | (~mask & b), bit by bit: lanes of a where mask is all ones, of b where it is 0
  * (VPTERNLOGQ 0xca). mask may be secret. */
 ECOPT_IFMA_INLINE ecopt_v4 ecopt_v4_select(ecopt_v4 mask, ecopt_v4 a, ecopt_v4 b) {
+    #pragma GCC unroll 10
     for (int i = 0; i < 4; i++) b.w[i] ^= mask.w[i] & (a.w[i] ^ b.w[i]);
     return b;
 }
