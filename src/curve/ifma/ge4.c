@@ -22,6 +22,7 @@
 /* r = a + b lane by lane where bit j of neg is clear, a + 16p - b where it is set; no carry. neg is a public
  * constant. Bounds: b narrow; out limbs below a's + 2^55. */
 ECOPT_IFMA_INLINE void addsub16_nc(ecopt_fe4 *r, const ecopt_fe4 *a, const ecopt_fe4 *b, unsigned neg) {
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
         ecopt_v4 k = ecopt_v4_set1(i == 0 ? K16_0 : K16_N);
         r->l[i] = ecopt_v4_add(a->l[i], ecopt_v4_blend(b->l[i], ecopt_v4_sub(k, b->l[i]), neg));
@@ -77,6 +78,7 @@ ECOPT_IFMA_INLINE void double4(ecopt_ge4_ext *r, const ecopt_ge4_ext *p) {
     ECOPT_FE4_PERMUTE(&q, &w, 3, 0, 2, 0);
     ecopt_fe4_blend(&q, &zero, &q, 5);        /* (S, 0, Z^2, 0) */
     ecopt_fe4_add(&t, &q, &q);                /* lane 2: 2 Z^2 */
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
         ecopt_v4 k = ecopt_v4_set1(i == 0 ? K16_0 : K16_N);
         /* lane 0: 16p - S; lane 2: 2 Z^2; lanes 1 and 3: 0 + 0 */
@@ -105,10 +107,18 @@ ECOPT_IFMA_INLINE void identity4(ecopt_ge4_ext *r) {
 
 /* ---- first-use tables --------------------------------------------------------------------------------------- */
 
-/* base4[i][j] = [(j+1) 64^i] B, i < 42, j < 32, and base4[42][j] = [(j+1) 64^42] B, j < 16, as cached points with
- * Z = 1 (y-x, y+x, 2, 2dxy), limbs reduced (< 2^51: from the canonical bytes), which the negation by mask relies
- * on. 43 x 32 x 160 bytes = 215 KB; row 42 uses 16 entries. */
-static ecopt_ge4_cached base4[BASE_DIGITS][BASE_ENTRIES];
+/* A fixed-base table entry: the cached point with Z = 1, (y-x, y+x, 2, 2dxy), in four vectors instead of five.
+ * w[i], i < 4, holds limb i of y-x, y+x and 2dxy in lanes 0, 1 and 3, and in lane 2 (the constant 2's, which
+ * select4 puts back) limb 4 of y-x (w[0]), y+x (w[1]) and 2dxy (w[2]); w[3]'s lane 2 is 0. The lookups read every
+ * entry of a row, about 1.4 thousand entries per multiplication, 176 KB at 128 bytes (215 KB at 160): they run at
+ * the speed of the L2 cache, so bytes are what they cost. Limbs reduced (< 2^51: from the canonical bytes), which
+ * the negation by mask relies on. */
+typedef struct base4_entry {
+    ecopt_v4 w[4];
+} base4_entry;
+
+/* base4[i][j] = [(j+1) 64^i] B, i < 42, j < 32, and base4[42][j] = [(j+1) 64^42] B, j < 16 (row 42 uses 16). */
+static base4_entry base4[BASE_DIGITS][BASE_ENTRIES];
 
 /* The verification tables: odd4[0][j] = [2j+1] B and odd4[1][j] = [2j+1] [2^127] B, j < ODD4, for width-ODD4_W
  * NAFs, as cached points with Z = 1. Public data. */
@@ -158,7 +168,10 @@ static ECOPT_IFMA_TARGET void tables_init(void) {
             ecopt_fe_frombytes(&ypx, b[0]);
             ecopt_fe_frombytes(&ymx, b[1]);
             ecopt_fe_frombytes(&xy2d, b[2]);
-            niels4_from_fe(&base4[i][j], &ypx, &ymx, &xy2d);
+            for (int l = 0; l < 4; l++) {
+                uint64_t lane2 = l == 0 ? ymx.v[4] : l == 1 ? ypx.v[4] : l == 2 ? xy2d.v[4] : 0;
+                base4[i][j].w[l] = ecopt_v4_set4(ymx.v[l], ypx.v[l], lane2, xy2d.v[l]);
+            }
         }
 
     ecopt_ge_ext b, b2, q;
@@ -219,21 +232,34 @@ ECOPT_IFMA_TARGET void ecopt_ge4_double(ecopt_ge4_ext *r, const ecopt_ge4_ext *p
 
 /* r = [e] row, e in [-n, n], row[j] = [j+1] P (n public). Every entry is read whole: the one whose index equals |e|
  * is kept by a lane mask (ecopt_v4_select), none for e = 0, where the identity (1, 1, 2, 0) is ORed in by mask.
- * For e < 0 the negation -(x, y) = (-x, y) swaps lanes 0 and 1 (y-x and y+x) and takes 2p - 2dxy in lane 3; the
- * choice is a mask too. Entries are reduced and the identity's lane 3 is 0, so 2p - lane 3 is narrow. */
-ECOPT_IFMA_INLINE void select4(ecopt_ge4_cached *r, const ecopt_ge4_cached *row, unsigned n, int8_t e) {
+ * Then limb 4 is gathered from the lanes 2 (base4_entry) and the constant 2 put back in lane 2. For e < 0 the
+ * negation -(x, y) = (-x, y) swaps lanes 0 and 1 (y-x and y+x) and takes 2p - 2dxy in lane 3; the choice is a
+ * mask too. Entries are reduced and the identity's lane 3 is 0, so 2p - lane 3 is narrow. */
+ECOPT_IFMA_INLINE void select4(ecopt_ge4_cached *r, const base4_entry *row, unsigned n, int8_t e) {
     uint8_t ue = (uint8_t)e;
     uint64_t neg = ue >> 7;
     uint64_t abs = (uint8_t)((ue ^ (uint8_t)(0u - neg)) + neg);
+    ecopt_v4 w[4];
     ecopt_fe4 t, sw, ng;
-    ecopt_fe4_zero(&t);
+    #pragma GCC unroll 5
+    for (int i = 0; i < 4; i++) w[i] = ecopt_v4_zero();
     for (unsigned j = 0; j < n; j++) {
         ecopt_v4 m = ecopt_v4_mask(ecopt_ct_eq(abs, j + 1));
-        for (int i = 0; i < 5; i++) t.l[i] = ecopt_v4_select(m, row[j].v.l[i], t.l[i]);
+        #pragma GCC unroll 5
+        for (int i = 0; i < 4; i++) w[i] = ecopt_v4_select(m, row[j].w[i], w[i]);
     }
+    ecopt_v4 zero = ecopt_v4_zero();
+    ecopt_v4 l4 = ECOPT_V4_PERMUTE(w[0], 2, 2, 2, 2);
+    l4 = ecopt_v4_blend(l4, ECOPT_V4_PERMUTE(w[1], 2, 2, 2, 2), 2);
+    l4 = ecopt_v4_blend(l4, ECOPT_V4_PERMUTE(w[2], 2, 2, 2, 2), 8);
+    t.l[4] = ecopt_v4_blend(l4, zero, 4);
+    t.l[0] = ecopt_v4_blend(w[0], ecopt_v4_set4(0, 0, 2, 0), 4);
+    #pragma GCC unroll 5
+    for (int i = 1; i < 4; i++) t.l[i] = ecopt_v4_blend(w[i], zero, 4);
     ecopt_v4 m0 = ecopt_v4_mask(ecopt_ct_eq(abs, 0));
-    t.l[0] = ecopt_v4_or(t.l[0], ecopt_v4_and(m0, ecopt_v4_set4(1, 1, 2, 0)));
+    t.l[0] = ecopt_v4_or(t.l[0], ecopt_v4_and(m0, ecopt_v4_set4(1, 1, 0, 0)));
     ECOPT_FE4_PERMUTE(&sw, &t, 1, 0, 2, 3);
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         ng.l[i] = ecopt_v4_blend(sw.l[i], ecopt_v4_sub(ecopt_v4_set1(i == 0 ? K2_0 : K2_N), sw.l[i]), 8);
     ecopt_fe4_select(&r->v, ecopt_v4_mask(neg), &ng, &t);
@@ -241,29 +267,23 @@ ECOPT_IFMA_INLINE void select4(ecopt_ge4_cached *r, const ecopt_ge4_cached *row,
 
 ECOPT_IFMA_TARGET void ecopt_ge4_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
     int8_t e[BASE_DIGITS];
-    ecopt_ge4_ext acc0, acc1;
-    ecopt_ge4_cached sel0, sel1;
+    ecopt_ge4_ext acc;
+    ecopt_ge4_cached sel;
     pthread_once(&tables_once, tables_init);
     recode_radix64(e, s);
-    identity4(&acc0);
-    identity4(&acc1);
-    /* Two chains, even and odd positions: independent, so the CPU overlaps one's rounds with the other's. */
-    for (int i = 0; i < BASE_DIGITS - 1; i += 2) {
-        select4(&sel0, base4[i], BASE_ENTRIES, e[i]);
-        select4(&sel1, base4[i + 1], BASE_ENTRIES, e[i + 1]);
-        add4(&acc0, &acc0, &sel0, 0);
-        add4(&acc1, &acc1, &sel1, 0);
+    /* One chain of 43 additions from the identity. Two independent chains (even and odd positions, joined at the
+     * end) were no faster: the row reads, not the additions' latency, set the pace. */
+    identity4(&acc);
+    for (int i = 0; i < BASE_DIGITS - 1; i++) {
+        select4(&sel, base4[i], BASE_ENTRIES, e[i]);
+        add4(&acc, &acc, &sel, 0);
     }
-    select4(&sel0, base4[BASE_DIGITS - 1], BASE_TOP_ENTRIES, e[BASE_DIGITS - 1]);
-    add4(&acc0, &acc0, &sel0, 0);
-    cached4(&sel1, &acc1);
-    add4(&acc0, &acc0, &sel1, 0);
-    ecopt_ge4_to_ext(r, &acc0);
+    select4(&sel, base4[BASE_DIGITS - 1], BASE_TOP_ENTRIES, e[BASE_DIGITS - 1]);
+    add4(&acc, &acc, &sel, 0);
+    ecopt_ge4_to_ext(r, &acc);
     ecopt_memzero_explicit(e, sizeof e);
-    ecopt_memzero_explicit(&sel0, sizeof sel0);
-    ecopt_memzero_explicit(&sel1, sizeof sel1);
-    ecopt_memzero_explicit(&acc0, sizeof acc0);
-    ecopt_memzero_explicit(&acc1, sizeof acc1);
+    ecopt_memzero_explicit(&sel, sizeof sel);
+    ecopt_memzero_explicit(&acc, sizeof acc);
 }
 
 /* ---- variable-time verification equation ---------------------------------------------------------------------- */

@@ -71,9 +71,7 @@ ECOPT_IFMA_TARGET void ecopt_ge4_double(ecopt_ge4_ext *r, const ecopt_ge4_ext *p
 /* ecopt_ge4_scalarmult_base — r = [s]B, ecopt_ge_scalarmult_base's contract (ge.h): any s < 2^256, 32 bytes
  * little-endian, not reduced. The same signed radix-64 digits and table entries ([k 64^i] B, from
  * src/curve/generated/ge_base_table.h, put in four-lane Niels form at first use under pthread_once), each row read
- * whole with lane masks and the digit's sign applied by mask; the 43 additions run as two independent chains (even
- * and odd digit positions) joined by one last addition, so that the second chain's multiplications fill the first
- * one's latency.
+ * whole with lane masks and the digit's sign applied by mask, then 43 additions (no doubling).
  * Time: constant in s. */
 ECOPT_IFMA_TARGET void ecopt_ge4_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]);
 
