@@ -123,7 +123,8 @@ ECOPT_IFMA_INLINE void ecopt_fe4_sq_wide(ecopt_fe4 *h, const ecopt_fe4 *a) {
             x4[i + j + 1] = ecopt_v4_madd52hi(x4[i + j + 1], a->l[i], a->l[j]);
         }
     }
-    /* lo + 2 hi in fold's terms: lo = d + 2 x2 - ... rewritten as lo = d, hi = x2 + 2 x4. */
+    /* Column k = d + 2 x2 + 4 x4 = lo + 2 hi in fold's terms, with lo = d and hi = x2 + 2 x4 (at most one square's
+     * high half and two cross low halves in x2, two cross high halves in x4: hi < 7 * 2^52, lo < 2^52). */
     ecopt_v4 hi[10];
     #pragma GCC unroll 10
     for (int k = 0; k < 10; k++) hi[k] = ecopt_v4_add(x2[k], ecopt_v4_slli(x4[k], 1));
