@@ -7,6 +7,7 @@
 #include "ct.h"
 #include "ecopt/edwards25519.h"
 #include "curve/ge_formulas.h"
+#include "curve/ge_recode.h"
 #include "curve/scalar.h"
 #include "curve/generated/ge_base_table.h"
 
@@ -30,6 +31,24 @@
 #define fused_double_xyz ecopt_ge_double_xyz_fused_adx
 #else
 #define ECOPT_GE_FUSED 0
+#endif
+
+/* ECOPT_GE_IFMA (ge.h): the fixed-base multiplication and the verification equation run on the four-lane formulas
+ * (curve/ifma/ge4.c); the one-lane code below stays under the names ..._1way, for the tests to compare with. */
+#if ECOPT_GE_IFMA
+#include "curve/ifma/ge4.h"
+#define SCALARMULT_BASE_1WAY ecopt_ge_scalarmult_base_1way
+#define COFACTORED_EQ_1WAY ecopt_ge_cofactored_eq_1way_vartime
+void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
+    ecopt_ge4_scalarmult_base(r, s);
+}
+int ecopt_ge_cofactored_eq_vartime(const ecopt_ge_ext *A, const ecopt_ge_ext *R, const uint8_t k[32],
+                                   const uint8_t s[32]) {
+    return ecopt_ge4_cofactored_eq_vartime(A, R, k, s);
+}
+#else
+#define SCALARMULT_BASE_1WAY ecopt_ge_scalarmult_base
+#define COFACTORED_EQ_1WAY ecopt_ge_cofactored_eq_vartime
 #endif
 
 void ecopt_ge_identity(ecopt_ge_ext *r) {
@@ -294,12 +313,7 @@ typedef union niels_entry {
     uint64_t w[NIELS_WORDS];
 } niels_entry;
 
-/* The fixed-base layout: 43 signed radix-64 digits (BASE_DIGITS * 6 = 258 bits cover any s < 2^256: see
- * recode_radix64), a row of BASE_ENTRIES multiples for each of the 42 lower digit positions and a row of
- * BASE_TOP_ENTRIES for the top one, whose digit is in [0, 16]. */
-#define BASE_DIGITS 43
-#define BASE_ENTRIES 32
-#define BASE_TOP_ENTRIES 16
+/* The fixed-base layout (BASE_DIGITS, BASE_ENTRIES, BASE_TOP_ENTRIES): ge_recode.h. */
 
 /* base_table[i][j] = [(j+1) 64^i] B in Niels form, i < 42, and base_top[j] = [(j+1) 64^42] B, decoded once from
  * the committed bytes (generated/). */
@@ -372,27 +386,6 @@ static void base_table_init(void) {
         }
 }
 
-/* e[0..42]: s = sum e_i 64^i for any s < 2^256, e_i in [-32, 31] for i < 42 and e_42 in [0, 16]. The raw digits
- * d_i = bits 6i..6i+5 of s are in [0, 63], and d_42 = bits 252..255 in [0, 15] (bits 256, 257 are zero). Carries
- * c_0 = 0, c_{i+1} = 1 exactly when d_i + c_i >= 32, and e_i = d_i + c_i - 64 c_{i+1}: d_i + c_i is in [0, 64], so
- * e_i is in [-32, 31] for i < 42, and e_42 = d_42 + c_42 in [0, 16] takes the last carry with nothing left over
- * (sum e_i 64^i = sum d_i 64^i = s, the carries telescoping). So every s < 2^256, clamped scalar or not, recodes
- * without a 44th digit. Arithmetic only, no branch on s; the byte indices depend on i alone (public). */
-static void recode_radix64(int8_t e[BASE_DIGITS], const uint8_t s[32]) {
-    for (int i = 0; i < BASE_DIGITS; i++) {
-        int bit = 6 * i, byte = bit / 8, shift = bit % 8;
-        unsigned v = (unsigned)s[byte] >> shift;
-        if (byte + 1 < 32) v |= (unsigned)s[byte + 1] << (8 - shift);
-        e[i] = (int8_t)(v & 63);
-    }
-    for (int i = 0; i < BASE_DIGITS - 1; i++) {
-        /* e_i in [0, 64]: carry = 1 exactly when e_i >= 32 ((e_i + 32) >> 6 for a non-negative value). */
-        int8_t carry = (int8_t)((e[i] + 32) >> 6);
-        e[i] = (int8_t)(e[i] - (carry << 6));
-        e[i + 1] = (int8_t)(e[i + 1] + carry);
-    }
-}
-
 void ecopt_ge_madd(ecopt_ge_ext *r, const ecopt_ge_ext *p, const ecopt_ge_niels *q) {
 #if ECOPT_GE_FUSED
     fused_madd(r->X.v, r->Y.v, r->Z.v, r->T.v, p->X.v, p->Y.v, p->Z.v, p->T.v, q->YpX.v, q->YmX.v, q->XY2d.v);
@@ -461,7 +454,7 @@ static void ext_from_niels(ecopt_ge_ext *r, const ecopt_ge_niels *q) {
  * measurements: CHANGELOG.md. Source: the signed fixed-window method with a table per digit, as in Bernstein, Duif,
  * Lange, Schwabe, Yang, "High-speed high-security signatures" (CHES 2011), section 4, with radix 64 for their
  * radix 16 and no doubling. */
-void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
+void SCALARMULT_BASE_1WAY(ecopt_ge_ext *r, const uint8_t s[32]) {
     ecopt_ge_niels sel;
     ecopt_ge_ext acc;
     int8_t e[BASE_DIGITS];
@@ -482,33 +475,6 @@ void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]) {
 }
 
 /* ---- variable-time double scalar multiplication (verification only) -------------------------------------------- */
-
-/* naf[0..8n]: the width-w NAF of s < 2^(8n), n <= 32 bytes, 2 <= w <= 8: each digit 0 or odd in
- * [-(2^(w-1) - 1), 2^(w-1) - 1], and any nonzero digit followed by at least w - 1 zeros. vartime: s is public.
- * The scan reads s's bits from the bottom with a carry c in {0, 1} (what the digits so far leave to add to the
- * bits not yet read): where bit i + c is even, digit i is 0 and c passes on; where it is odd, the w bits from i
- * plus c give a value v in [1, 2^w - 1], odd; digit i = v, or v - 2^w with carry 1 when v > 2^(w-1), and the scan
- * moves on by w. A digit at i <= 8n reads bits above 8n - 1 as 0; the last one, within w - 1 bits of the top,
- * is at most 2^(w-1) - 1 + 1 and odd, so below 2^(w-1): no carry is left past position 8n. */
-static int wnaf_bit(const uint8_t *s, int n, int i) {
-    return i < 8 * n ? (s[i / 8] >> (i % 8)) & 1 : 0;
-}
-
-static void wnaf_vartime(int8_t *naf, const uint8_t *s, int n, int w) {
-    memset(naf, 0, (size_t)(8 * n + 1));
-    int carry = 0;
-    for (int i = 0; i <= 8 * n;) {
-        if (wnaf_bit(s, n, i) == carry) {
-            i++;
-            continue;
-        }
-        int v = carry;
-        for (int b = 0; b < w; b++) v += wnaf_bit(s, n, i + b) << b;
-        carry = v > (1 << (w - 1));
-        naf[i] = (int8_t)(v - (carry << w));
-        i += w;
-    }
-}
 
 /* table[j] = [2j+1] p, j = 0..7 */
 static void odd_multiples(ecopt_ge_cached table[8], const ecopt_ge_ext *p) {
@@ -631,21 +597,14 @@ void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], co
  * identity, and Q' is a sum of four multiples of 127 bits at most: 127 doublings where [s] B + [k] A took 253.
  * Q' uses width-5 NAFs for A and R (tables of 8 odd multiples made here) and width-7 NAFs for B and [2^127] B
  * (the static base_odd rows). */
-int ecopt_ge_cofactored_eq_vartime(const ecopt_ge_ext *A, const ecopt_ge_ext *R, const uint8_t k[32],
-                                   const uint8_t s[32]) {
-    uint8_t k1[16], c[16], c32[32] = {0}, zero[32] = {0}, cs[32], s0[16], s1[16];
+int COFACTORED_EQ_1WAY(const ecopt_ge_ext *A, const ecopt_ge_ext *R, const uint8_t k[32], const uint8_t s[32]) {
+    uint8_t k1[16], c[16], s0[16], s1[16];
     int8_t na[129], nr[129], n0[129], n1[129];
     ecopt_ge_cached ta[8], tr[8];
     ecopt_ge_ext pa, pr, acc;
     pthread_once(&base_odd_once, base_odd_init);
 
-    int sign = ecopt_scalar_ratio_vartime(k1, c, k);
-    memcpy(c32, c, 16);
-    ecopt_scalar_muladd(cs, c32, s, zero);
-    /* s0 = cs mod 2^127, s1 = cs >> 127 (cs < l < 2^253) */
-    memcpy(s0, cs, 16);
-    s0[15] &= 0x7f;
-    for (int i = 0; i < 16; i++) s1[i] = (uint8_t)((cs[15 + i] >> 7) | (cs[16 + i] << 1));
+    int sign = cofactored_scalars_vartime(k1, c, s0, s1, k, s);
     wnaf_vartime(na, k1, 16, 5);
     wnaf_vartime(nr, c, 16, 5);
     wnaf_vartime(n0, s0, 16, BASE_ODD_W);

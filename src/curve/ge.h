@@ -138,4 +138,18 @@ struct ecopt_edwards25519_point;
 void ecopt_ge_from_public(ecopt_ge_ext *r, const struct ecopt_edwards25519_point *p);
 void ecopt_ge_to_public(struct ecopt_edwards25519_point *r, const ecopt_ge_ext *p);
 
+/* The ifma and ifma_emu backends: ecopt_ge_scalarmult_base and ecopt_ge_cofactored_eq_vartime are the four-lane
+ * versions (curve/ifma/ge4.h, same contracts); the one-lane code of the other backends stays as these two, with
+ * the contracts above, for the tests to compare with. */
+#if defined(ECOPT_FE_BACKEND_ifma) || defined(ECOPT_FE_BACKEND_ifma_emu)
+#define ECOPT_GE_IFMA 1
+#define ecopt_ge_scalarmult_base_1way ECOPT_BE(ecopt_ge_scalarmult_base_1way)
+#define ecopt_ge_cofactored_eq_1way_vartime ECOPT_BE(ecopt_ge_cofactored_eq_1way_vartime)
+void ecopt_ge_scalarmult_base_1way(ecopt_ge_ext *r, const uint8_t s[32]);
+int ecopt_ge_cofactored_eq_1way_vartime(const ecopt_ge_ext *A, const ecopt_ge_ext *R, const uint8_t k[32],
+                                        const uint8_t s[32]);
+#else
+#define ECOPT_GE_IFMA 0
+#endif
+
 #endif /* ECOPT_CURVE_GE_H */
