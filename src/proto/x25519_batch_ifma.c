@@ -1,9 +1,9 @@
 /* x25519_batch_ifma.c — batch X25519 (RFC 7748 sections 5 and 6.1) with eight independent Montgomery ladders, one
  * key per 64-bit lane of the zmm registers (src/field/ifma/fe8.h).
  *
- * Compiled twice: for AVX-512 IFMA (the functions that touch vectors carry ECOPT_IFMA_TARGET; a caller reaches them
- * only through a backend whose cpuid check passed), and with ECOPT_IFMA_EMULATE, the same code on plain-C lanes,
- * which runs everywhere. The two copies have the suffixes _ifma and _ifma_emu.
+ * A per-backend source of the ifma backends (the table entries x25519_batch and x25519_base_batch, backend.h): for
+ * ifma the functions that touch vectors carry ECOPT_IFMA_TARGET and are reached only once the backend's cpuid check
+ * passed; for ifma_emu (ECOPT_IFMA_EMULATE) the same code runs on plain-C lanes, everywhere.
  *
  * Each lane runs RFC 7748's ladder on its own scalar: at step t every lane takes bit t of its own scalar, and the
  * conditional swap is a lane-wise masked select on that bit, so lanes never wait on one another and nothing depends
@@ -18,13 +18,8 @@
 #include "curve/scalar.h"
 #include "ecopt/ecopt.h"
 #include "field/ifma/fe8.h"
-#include "proto/x25519_batch.h"
+#include "proto/core.h"
 
-#if defined(ECOPT_IFMA_EMULATE)
-#define BATCH_SYM(s) s##_ifma_emu
-#else
-#define BATCH_SYM(s) s##_ifma
-#endif
 
 #define MASK51 ((UINT64_C(1) << 51) - 1)
 
@@ -157,7 +152,7 @@ static void load_group(uint8_t k[8][32], uint64_t ul[5][8], const uint8_t *scala
     }
 }
 
-int BATCH_SYM(ecopt_x25519_batch)(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status) {
+int ecopt_x25519_batch_core(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status) {
     int rc = ECOPT_OK;
     for (size_t base = 0; base < n; base += 8) {
         size_t m = n - base < 8 ? n - base : 8; /* the key count is public */
@@ -185,7 +180,7 @@ int BATCH_SYM(ecopt_x25519_batch)(uint8_t *out, const uint8_t *scalars, const ui
 /* The same ladder on u = 9: 255 steps in eight lanes cost less per key than the fixed-base comb of one key. The
  * result is never zero: a clamped scalar is 8 m with m < 2^252 < l, so [k] of the base point (order l) is not the
  * identity. */
-void BATCH_SYM(ecopt_x25519_base_batch)(uint8_t *pub, const uint8_t *scalars, size_t n) {
+void ecopt_x25519_base_batch_core(uint8_t *pub, const uint8_t *scalars, size_t n) {
     for (size_t base = 0; base < n; base += 8) {
         size_t m = n - base < 8 ? n - base : 8;
         uint8_t k[8][32], o[8][32];
