@@ -1,8 +1,8 @@
-/* test_batch.c — proto.batch.<backend>: ecopt_x25519_batch and ecopt_x25519_base_batch against single calls and
+/* test_x25519_batch.c — proto.x25519_batch.<backend>: ecopt_x25519_batch and ecopt_x25519_base_batch against single calls and
  * libsodium, on the backend ECOPT_BACKEND names (every backend: those without batch code loop over their single
  * calls, ifma and ifma_emu run eight ladders in the vector lanes; ifma is a skip where the CPU lacks it).
  *
- * Usage: test_batch [--seed N]
+ * Usage: test_x25519_batch [--seed N]
  * Cases:
  *   random         n = 0..20, 63, 64, 65, 100 keys of random bit density (u with the top bit set, u >= p and twist
  *                  points occur): every output and status equal to single ecopt_x25519 calls and to libsodium's
@@ -281,7 +281,7 @@ int main(int argc, char **argv) {
     tu_opts o;
     tu_parse_opts(&o, argc, argv, 1);
     if (o.argc != 0) {
-        fprintf(stderr, "usage: test_batch [--seed N] [--iters N] (ECOPT_BACKEND names the backend)\n");
+        fprintf(stderr, "usage: test_x25519_batch [--seed N] [--iters N] (ECOPT_BACKEND names the backend)\n");
         return 2;
     }
     if (sodium_init() < 0) tu_fail("sodium_init failed"), exit(1);
@@ -295,5 +295,5 @@ int main(int argc, char **argv) {
     run_wycheproof();
     run_small_order(&r);
     run_alias(&r);
-    return tu_finish("test_batch");
+    return tu_finish("test_x25519_batch");
 }
