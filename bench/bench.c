@@ -30,6 +30,7 @@
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <errno.h>
+#include <openssl/bn.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <sched.h>
@@ -47,6 +48,7 @@
 #include "backend.h"
 #include "bench_fe.h"
 #include "ecopt/ecopt.h"
+#include "ecopt/msm.h"
 #include "proto/ed25519_internal.h"
 
 #define NIN 16  /* distinct inputs, cycled */
@@ -259,6 +261,130 @@ static void warn_add(char *w, size_t cap, const char *fmt, ...) {
     if (n < 0 || (size_t)n >= cap - l) strcpy(w + cap - 4, "...");
 }
 
+/* ---- multiscalar multiplication and batch verification, per backend (a section of its own) -----------------------
+ * MSM: median ticks per point of msm_vartime at n = 16, 64, 256, 1024 (random 253-bit scalars, points [r]B), next
+ * to one variable-base multiplication: msm_ct with n = 1 (the constant-time fixed window, what a caller without
+ * msm would run per point) and msm_vartime with n = 1 (a single wNAF multiplication). Batch: median ticks per
+ * signature of ecopt_ed25519_verify_batch at n = 8, 64, 256 (valid signatures of 64-byte messages, STRICT) next to
+ * ecopt_ed25519_verify_be on the same items; each round runs both, in random order. */
+#define GRP_MAXN 1024
+static ecopt_edwards25519_point grp_base;
+
+/* grp_base = B as the public point type: X = x, Y = y, Z = 1, T = x y mod p, little-endian (OpenSSL's BN for the
+ * product). */
+static void grp_base_init(void) {
+    BIGNUM *x = NULL, *y = NULL, *p = BN_new(), *t = BN_new();
+    BN_CTX *ctx = BN_CTX_new();
+    if (!p || !t || !ctx ||
+        !BN_dec2bn(&x, "15112221349535400772501151409588531511454012693041857206046113283949847762202") ||
+        !BN_dec2bn(&y, "46316835694926478169428394003475163141307993866256225615783033603165251855960") ||
+        !BN_set_bit(p, 255) || !BN_sub_word(p, 19) || !BN_mod_mul(t, x, y, p, ctx))
+        die("OpenSSL BN failed");
+    memset(&grp_base, 0, sizeof grp_base);
+    BN_bn2lebinpad(x, grp_base.opaque, 32);
+    BN_bn2lebinpad(y, grp_base.opaque + 32, 32);
+    grp_base.opaque[64] = 1;
+    BN_bn2lebinpad(t, grp_base.opaque + 96, 32);
+    BN_free(x), BN_free(y), BN_free(p), BN_free(t), BN_CTX_free(ctx);
+}
+static void group_section(int rounds, FILE *md) {
+    static uint8_t sc[GRP_MAXN * 32], gsigs[256 * 64], gpubs[256 * 32], gmsg[256][64];
+    static ecopt_edwards25519_point pts[GRP_MAXN];
+    static const uint8_t *gmsgs[256];
+    static size_t glens[256];
+    static int res[256];
+    static double sa[MAXROUNDS], sb[MAXROUNDS];
+    size_t nbe, scratch_len = ecopt_edwards25519_msm_scratch_size(GRP_MAXN);
+    uint8_t *scratch = malloc(scratch_len);
+    if (!scratch) die("out of memory");
+    grp_base_init();
+    randombytes_buf(sc, sizeof sc);
+    for (int i = 0; i < GRP_MAXN; i++) sc[32 * i + 31] &= 0x0f;
+    const ecopt_backend *const *bes = ecopt_backend_all(&nbe);
+    const ecopt_backend *def = ecopt_backend_get();
+    fprintf(md, "\n## Multiscalar multiplication and batch verification\n\nMedian ticks (%d rounds). MSM: per point, "
+                "random 253-bit scalars; the ratio is against one constant-time variable-base multiplication "
+                "(msm_ct, n = 1). Batch: per signature, valid signatures of 64-byte messages (STRICT); the ratio is "
+                "against single verification on the same items, interleaved.\n\n"
+                "| backend | operation | n | ticks | ratio | spread |\n|---|---|---:|---:|---:|---:|\n",
+            rounds);
+    printf("\n%-8s %-34s %6s %12s %8s %8s\n", "backend", "group operation", "n", "ticks", "ratio", "spread");
+    for (size_t b = 0; b < nbe; b++) {
+        const ecopt_backend *be = bes[b];
+        if (!be->available()) continue;
+        double sp, ct1, vt1;
+        /* points [r_i] B, from the base point's coordinates (RFC 8032 section 5.1) in the public type */
+        for (int i = 0; i < GRP_MAXN; i++) be->msm_ct(&pts[i], sc + 32 * ((i * 7 + 3) % GRP_MAXN), &grp_base, 1);
+        for (int r = 0; r < rounds; r++) {
+            uint64_t t0 = ticks();
+            be->msm_ct(&pts[0], sc, &pts[1], 1);
+            uint64_t t1 = ticks();
+            if (be->msm_vartime(&pts[2], sc + 32, &pts[3], 1, scratch, scratch_len, 0) != ECOPT_OK) die("msm failed");
+            uint64_t t2 = ticks();
+            sa[r] = (double)(t1 - t0);
+            sb[r] = (double)(t2 - t1);
+        }
+        ct1 = median(sa, rounds, &sp);
+        printf("%-8s %-34s %6d %12.0f %8.3f %8.3f\n", be->name, "variable-base mult (msm_ct, n = 1)", 1, ct1, 1.0, sp);
+        fprintf(md, "| %s | variable-base multiplication (msm_ct, n = 1) | 1 | %.0f | 1.000 | %.3f |\n", be->name,
+                ct1, sp);
+        vt1 = median(sb, rounds, &sp);
+        printf("%-8s %-34s %6d %12.0f %8.3f %8.3f\n", be->name, "vartime mult (msm_vartime, n = 1)", 1, vt1,
+               vt1 / ct1, sp);
+        fprintf(md, "| %s | msm_vartime, n = 1 | 1 | %.0f | %.3f | %.3f |\n", be->name, vt1, vt1 / ct1, sp);
+        static const int msm_n[4] = {16, 64, 256, 1024};
+        for (int k = 0; k < 4; k++) {
+            for (int r = 0; r < rounds; r++) {
+                uint64_t t0 = ticks();
+                if (be->msm_vartime(&pts[0], sc, pts, (size_t)msm_n[k], scratch, scratch_len, 0) != ECOPT_OK)
+                    die("msm failed");
+                sa[r] = (double)(ticks() - t0) / msm_n[k];
+            }
+            double m = median(sa, rounds, &sp);
+            printf("%-8s %-34s %6d %12.0f %8.3f %8.3f\n", be->name, "MSM per point", msm_n[k], m, m / ct1, sp);
+            fprintf(md, "| %s | MSM per point | %d | %.0f | %.3f | %.3f |\n", be->name, msm_n[k], m, m / ct1, sp);
+        }
+        if (ecopt_backend_select(be->name) != ECOPT_OK) die("backend select failed");
+        for (int i = 0; i < 256; i++) {
+            gmsgs[i] = gmsg[i];
+            glens[i] = 64;
+            memcpy(gsigs + 64 * i, sigs[i % NIN], 64);
+            memcpy(gpubs + 32 * i, pubs[i % NIN], 32);
+            memcpy(gmsg[i], msg[i % NIN], 64);
+        }
+        static const int bat_n[3] = {8, 64, 256};
+        for (int k = 0; k < 3; k++) {
+            int n = bat_n[k];
+            for (int r = 0; r < rounds; r++) {
+                int first = (int)randombytes_uniform(2);
+                for (int pass = 0; pass < 2; pass++) {
+                    uint64_t t0 = ticks();
+                    if ((pass ^ first) == 0) {
+                        for (int i = 0; i < n; i++)
+                            if (ecopt_ed25519_verify_be(be, gsigs + 64 * i, ED_PURE, gmsgs[i], 64, NULL, 0,
+                                                        gpubs + 32 * i, ECOPT_POLICY_STRICT) != ECOPT_OK)
+                                die("verify rejected a valid signature");
+                        sa[r] = (double)(ticks() - t0) / n;
+                    } else {
+                        if (ecopt_ed25519_verify_batch(res, gsigs, gmsgs, glens, gpubs, (size_t)n,
+                                                       ECOPT_VERIFY_STRICT) != ECOPT_OK)
+                            die("batch verification rejected valid signatures");
+                        sb[r] = (double)(ticks() - t0) / n;
+                    }
+                }
+            }
+            double ms = median(sa, rounds, &sp), mb = median(sb, rounds, &sp);
+            printf("%-8s %-34s %6d %12.0f %8.3f %8s\n", be->name, "single verify per signature", n, ms, 1.0, "");
+            printf("%-8s %-34s %6d %12.0f %8.3f %8.3f\n", be->name, "batch verify per signature", n, mb, mb / ms, sp);
+            fprintf(md, "| %s | single verify per signature | %d | %.0f | 1.000 | |\n", be->name, n, ms);
+            fprintf(md, "| %s | batch verify per signature | %d | %.0f | %.3f | %.3f |\n", be->name, n, mb,
+                    mb / ms, sp);
+        }
+    }
+    if (ecopt_backend_select(def->name) != ECOPT_OK) die("backend select failed");
+    free(scratch);
+}
+
 static double tick_rate(void) {
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
@@ -388,6 +514,8 @@ static int out_dir_check(const char *dir, char *why, size_t n) {
     unlink(probe);
     return 0;
 }
+
+void bench_group(FILE *md, int rounds, int batch, double rate); /* bench_group.c */
 
 /* ---- batch X25519: ticks per key of ecopt_x25519_batch's table entry at n = 8, 64, 256 on each backend that has one
  * (ifma), next to single X25519 calls (the ifma and adx backends, libsodium), interleaved in one shuffled order per
@@ -703,12 +831,14 @@ int main(int argc, char **argv) {
         printf("%-26s %10.2f %16.3f %8.3f\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
         fprintf(md, "| %s | %.2f | %.3f | %.3f |\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
     }
+    bench_group(md, rounds, batch, rate); /* the ristretto255 rows, bench_group.c */
     bench_batch(md, rounds);
     printf("\n%s\n", run_text);
     if (warning[0])
         printf("warning: disturbed measurement (the CPU was taken by others; rule in --help), these rows are not "
                "trustworthy: %s\n",
                warning);
+    group_section(rounds, md);
     fclose(md);
     fclose(dat);
 

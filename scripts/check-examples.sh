@@ -87,7 +87,7 @@ for kind in shared static; do
   # PKG_CONFIG_PATH on make's command line, not in the environment, as the docs show it
   if env -u PKG_CONFIG_PATH make --no-print-directory -s -C "$examples" CC="$cc" CFLAGS="-O2 -Wall -Wextra -Werror" \
        STATIC=$static O="$out" PKG_CONFIG_PATH="$PKG_CONFIG_PATH" >"$work/pkg-config-$kind.log" 2>&1; then
-    for p in x25519 ed25519; do run_checked "pkg-config/$kind" "$out/$p" LD_LIBRARY_PATH="$libdir"; done
+    for p in x25519 ed25519 group; do run_checked "pkg-config/$kind" "$out/$p" LD_LIBRARY_PATH="$libdir"; done
   else
     cat "$work/pkg-config-$kind.log" >&2
     echo "FAIL pkg-config/$kind: build failed" >&2
@@ -107,7 +107,7 @@ for kind in shared static; do
     "$prefix"/*) ;;
     *) echo "FAIL find_package/$kind: found ecopt in $found, not in $prefix" >&2; failed=$((failed + 1)); continue ;;
     esac
-    for p in x25519 ed25519; do run_checked "find_package/$kind" "$out/$p"; done
+    for p in x25519 ed25519 group; do run_checked "find_package/$kind" "$out/$p"; done
   else
     cat "$work/find_package-$kind.log" >&2
     echo "FAIL find_package/$kind: configure or build failed" >&2
@@ -128,7 +128,7 @@ if [ $subdir = 1 ]; then
       echo "FAIL add_subdirectory/static: ecopt registered tests in the parent project" >&2
       failed=$((failed + 1))
     else
-      for p in x25519 ed25519; do run_checked "add_subdirectory/static" "$out/$p"; done
+      for p in x25519 ed25519 group; do run_checked "add_subdirectory/static" "$out/$p"; done
     fi
   else
     cat "$work/add_subdirectory.log" >&2

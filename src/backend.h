@@ -12,6 +12,8 @@
 /* Verification policies (include/ecopt/ecopt.h documents each case). */
 typedef enum { ECOPT_POLICY_STRICT = 0, ECOPT_POLICY_ZIP215 = 1 } ecopt_verify_policy;
 
+struct ecopt_edwards25519_point; /* include/ecopt/edwards25519.h */
+
 typedef struct ecopt_backend {
     const char *name;
     /* 1 when this CPU can run the backend. */
@@ -38,7 +40,33 @@ typedef struct ecopt_backend {
     /* Rules 1 and 2 of the strict policy on A alone: ECOPT_OK, ECOPT_ERR_ENCODING or ECOPT_ERR_SMALL_ORDER.
      * vartime: public key. */
     int (*ed25519_publickey_check_vartime)(const uint8_t pub[32]);
+    /* ristretto255 (RFC 9496) and hash-to-curve's curve half (RFC 9380): src/curve/group_ops.h. */
+    const struct ecopt_ristretto_ops *ristretto;
+    const struct ecopt_h2c_ops *h2c;
+    /* The edwards25519 point operations of the group API (include/ecopt/edwards25519.h): src/curve/group.h. */
+    const struct ecopt_group_ops *group;
+    /* Multiscalar multiplication and batch verification (src/curve/msm.h, src/proto/batch_core.h).
+     * msm_scratch_size: the work memory msm_vartime needs for n points with algorithm algo (0 auto, 1 Straus,
+     * 2 Pippenger), in bytes, any alignment; SIZE_MAX when it does not fit a size_t.
+     * msm_vartime: out = sum [s_i] P_i, scalars n x 32 bytes (any value < 2^256, not reduced), points n public
+     * points; ECOPT_OK, or ECOPT_ERR_LENGTH (out zeroed) when scratch_len < msm_scratch_size(n, algo). vartime.
+     * msm_ct: the same in constant time (scalars and points secret, n public), no work memory.
+     * ed25519_verify_batch_vartime: n <= ECOPT_BATCH_GROUP items, sigs n x 64, pubs n x 32, k n x 32 (the reduced
+     * challenges), z n x 16 (the random coefficients); the items with results[i] == ECOPT_OK on entry get the
+     * single verification's code under policy (include/ecopt/ecopt.h), the others are left alone. vartime. */
+    size_t (*msm_scratch_size)(size_t n, int algo);
+    int (*msm_vartime)(struct ecopt_edwards25519_point *out, const uint8_t *scalars,
+                       const struct ecopt_edwards25519_point *points, size_t n, void *scratch, size_t scratch_len,
+                       int algo);
+    void (*msm_ct)(struct ecopt_edwards25519_point *out, const uint8_t *scalars,
+                   const struct ecopt_edwards25519_point *points, size_t n);
+    void (*ed25519_verify_batch_vartime)(int *results, const uint8_t *sigs, const uint8_t *pubs, const uint8_t *k,
+                                         const uint8_t *z, size_t n, ecopt_verify_policy policy);
 } ecopt_backend;
+
+/* The most items one call of ed25519_verify_batch_vartime takes: ecopt_ed25519_verify_batch works in groups of
+ * this many, each group one multiscalar multiplication (2 x 16 + 1 points) with its work memory on the stack. */
+#define ECOPT_BATCH_GROUP 16
 
 /* One per backend, defined in src/proto/ed25519_core.c for each compiled backend (adx, adx51 and ifma on x86-64
  * only; ifma_emu with ECOPT_IFMA_EMU). */

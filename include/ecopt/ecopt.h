@@ -14,7 +14,8 @@
  * - Constant time: everything that takes a secret (seed, scalar, secret key) runs in time independent of it;
  *   verification takes public inputs only.
  * - Threads: every function may run in several threads at once (see "Backends and threads" below).
- * - ECOPT_ERR_UNSUPPORTED comes only from ecopt_backend_select: a backend is always chosen, so the operations
+ * - ECOPT_ERR_UNSUPPORTED comes only from ecopt_backend_select (and from ecopt_ed25519_verify_batch given an
+ *   unknown policy): a backend is always chosen, so the operations
  *   that list it below (for callers written against earlier versions, where the environment could leave the
  *   library without one) never return it. */
 #ifndef ECOPT_ECOPT_H
@@ -330,6 +331,43 @@ int ecopt_ed25519_verify(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const 
 ECOPT_API
 int ecopt_ed25519_verify_zip215(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                                 const uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
+
+/* Policies for ecopt_ed25519_verify_batch (the two policies above). */
+#define ECOPT_VERIFY_STRICT 0
+#define ECOPT_VERIFY_ZIP215 1
+
+/* ecopt_ed25519_verify_batch — verify n pure Ed25519 signatures at once: results[i] is exactly what
+ * ecopt_ed25519_verify (policy ECOPT_VERIFY_STRICT) or ecopt_ed25519_verify_zip215 (ECOPT_VERIFY_ZIP215) returns
+ * for item i, on every input, except with probability at most 2 n 2^-128 for the whole call (below).
+ * Shapes:  results n ints out; sigs n x 64 bytes (signature i at sigs + 64 i); msgs n pointers, msgs[i] to
+ *          msglens[i] bytes (msgs[i] may be NULL when msglens[i] is 0); msglens n sizes; pubs n x 32 bytes (key i
+ *          at pubs + 32 i); n any count (0: nothing is read, results may be NULL). Duplicate items are fine.
+ * Alias:   results may not overlap any input.
+ * Method:  each item first gets the single verification's own checks in its order (SHA-512 of R || A || M, then
+ *          rules 1-5 of the policy: decodings, small order in STRICT, S < l), with the same return codes; then the
+ *          survivors' cofactored equations are checked together, in groups of 16 items: one multiscalar
+ *          multiplication per group, [8] ([sum z_i S_i] B - sum [z_i k_i] A_i - sum [z_i] R_i) = identity, with
+ *          fresh random 128-bit z_i from getrandom(2). A group that passes is valid; one that fails is bisected,
+ *          and sets of at most 2 items are settled by single checks. A valid set always passes (the equation is
+ *          cofactored, as single verification's is), so a valid signature is never refused; an invalid one is
+ *          accepted only if a random z_i hits one value in l > 2^252, probability at most 2^-128 per check (the
+ *          argument: src/proto/ed25519_batch_core.c), and a call makes fewer than 2 n checks.
+ * Time:    vartime: signatures, messages and keys are public. All valid, per signature: about 0.6 of a single
+ *          verification (docs/group.md); each invalid item adds up to 2 log2(16) smaller combined checks and two
+ *          single ones.
+ * Memory:  no allocation; about 64 KB of stack.
+ * Returns: ECOPT_OK when every item is valid (every results[i] is ECOPT_OK); otherwise results[j] for the first j
+ *          with results[j] != ECOPT_OK. Per item: ECOPT_OK, ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER (STRICT),
+ *          ECOPT_ERR_VERIFY as in the policy, ECOPT_ERR_NOMEM (SHA-512 unavailable). ECOPT_ERR_RNG: getrandom
+ *          failed; the items of that group and of every later one get ECOPT_ERR_RNG (never ECOPT_OK), earlier
+ *          groups keep their verdicts. ECOPT_ERR_UNSUPPORTED: policy is neither ECOPT_VERIFY_STRICT nor
+ *          ECOPT_VERIFY_ZIP215; every results[i] is set to it. (results is never zeroed: 0 would read as valid.)
+ * Source:  RFC 8032 section 5.1.7 (cofactored equation); Bernstein, Duif, Lange, Schwabe, Yang, "High-speed
+ *          high-security signatures" (CHES 2011), section 5 (batch verification with random coefficients); ZIP 215
+ *          (batch and single verification agree when both are cofactored). */
+ECOPT_API
+int ecopt_ed25519_verify_batch(int *results, const uint8_t *sigs, const uint8_t *const *msgs, const size_t *msglens,
+                               const uint8_t *pubs, size_t n, int policy) ECOPT_WARN_UNUSED_RESULT;
 
 /* ecopt_ed25519_publickey_check — rules 1 and 2 of STRICT on a public key alone, e.g. when a key is imported.
  * Shapes:  pub 32 bytes.

@@ -112,8 +112,9 @@ void ecopt_ge_scalarmult(ecopt_ge_ext *r, const ecopt_ge_ext *p, const uint8_t s
  * Time: constant in s. */
 void ecopt_ge_scalarmult_base(ecopt_ge_ext *r, const uint8_t s[32]);
 
-/* ecopt_ge_double_scalarmult_vartime — r = [a]p + [b]B, a and b 32 bytes, each < 2^253 (reduced mod l).
- * wNAF of width 5 for both, tables of odd multiples [1]..[15].
+/* ecopt_ge_double_scalarmult_vartime — r = [a]p + [b]B, a and b 32 bytes, any values < 2^256 (used as they are:
+ * [a]p is exact for a p with a small-order part). wNAF of width 5 for both (257 digits, bits 0..256), tables of odd
+ * multiples [1]..[15].
  * Time: vartime: for verification only, where a, b and p are public. */
 void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], const ecopt_ge_ext *p,
                                         const uint8_t b[32]);

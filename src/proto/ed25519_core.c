@@ -3,10 +3,15 @@
 #include "backend.h"
 #include "ct.h"
 #include "curve/ge.h"
+#include "curve/group.h"
 #include "curve/scalar.h"
 #include "ecopt/ecopt.h"
 
 #include "proto/core.h"
+#include "curve/h2c_map.h"
+#include "curve/ristretto.h"
+#include "curve/msm.h"
+#include "proto/batch_core.h"
 
 /* out = encode([s]B) for any 32-byte s: ecopt_ge_scalarmult_base takes every s < 2^256 (its top digit is bit 255
  * plus a carry, at most 2), so neither the clamped secret scalar of key generation nor the reduced nonce of signing
@@ -67,4 +72,11 @@ const ecopt_backend ECOPT_BE(ecopt_backend) = {
     .ed25519_scalarmult_base = scalarmult_base_encode,
     .ed25519_verify_vartime = verify_vartime,
     .ed25519_publickey_check_vartime = publickey_check_vartime,
+    .ristretto = &ecopt_ristretto_ops_be,
+    .h2c = &ecopt_h2c_ops_be,
+    .group = &ecopt_group_ops_table,
+    .msm_scratch_size = ecopt_msm_scratch_bytes,
+    .msm_vartime = ecopt_msm_public_vartime,
+    .msm_ct = ecopt_msm_public_ct,
+    .ed25519_verify_batch_vartime = ecopt_ed25519_verify_batch_vartime,
 };
