@@ -517,6 +517,83 @@ static int out_dir_check(const char *dir, char *why, size_t n) {
 
 void bench_group(FILE *md, int rounds, int batch, double rate); /* bench_group.c */
 
+/* ---- batch X25519: ticks per key of ecopt_x25519_batch's table entry at n = 8, 64, 256 on each backend that has one
+ * (ifma), next to single X25519 calls (the ifma and adx backends, libsodium), interleaved in one shuffled order per
+ * round; medians over the rounds. Ratios are to libsodium's single call and to the adx backend's. ------------------ */
+#define BB_MAXN 256
+#define BB_MAXROWS 12
+static uint8_t bb_k[BB_MAXN][32], bb_u[BB_MAXN][32], bb_out[BB_MAXN][32];
+
+typedef struct {
+    char name[48];
+    const ecopt_backend *be; /* NULL: libsodium */
+    size_t n;                /* keys per batch call; 0: eight single calls */
+} bb_row;
+
+static double bb_sample(const bb_row *r) {
+    int st[BB_MAXN];
+    uint64_t t0 = ticks();
+    if (r->n) {
+        if (r->be->x25519_batch((uint8_t *)bb_out, (const uint8_t *)bb_k, (const uint8_t *)bb_u, r->n, st) !=
+            ECOPT_OK)
+            die("ecopt x25519_batch failed");
+    } else {
+        for (int i = 0; i < 8; i++) {
+            int rc = r->be ? r->be->x25519(bb_out[i], bb_k[i], bb_u[i]) : crypto_scalarmult(bb_out[i], bb_k[i], bb_u[i]);
+            if (rc != 0) die("x25519 failed");
+        }
+    }
+    uint64_t t1 = ticks();
+    return (double)(t1 - t0) / (double)(r->n ? r->n : 8);
+}
+
+static void bench_batch(FILE *md, int rounds) {
+    bb_row rows[BB_MAXROWS];
+    size_t nr = 0, i_sodium, i_adx = (size_t)-1;
+    size_t nbe;
+    const ecopt_backend *const *bes = ecopt_backend_all(&nbe);
+    static const size_t ns[] = {8, 64, 256};
+    for (size_t b = 0; b < nbe; b++)
+        if (bes[b]->available() && bes[b]->x25519_batch != NULL && strcmp(bes[b]->name, "ifma_emu") != 0)
+            for (size_t j = 0; j < 3 && nr < BB_MAXROWS - 3; j++) {
+                snprintf(rows[nr].name, sizeof rows[nr].name, "ecopt-%s batch, n = %zu", bes[b]->name, ns[j]);
+                rows[nr].be = bes[b], rows[nr].n = ns[j], nr++;
+            }
+    for (size_t b = 0; b < nbe; b++)
+        if (bes[b]->available() && (!strcmp(bes[b]->name, "ifma") || !strcmp(bes[b]->name, "adx"))) {
+            if (!strcmp(bes[b]->name, "adx")) i_adx = nr;
+            snprintf(rows[nr].name, sizeof rows[nr].name, "ecopt-%s single", bes[b]->name);
+            rows[nr].be = bes[b], rows[nr].n = 0, nr++;
+        }
+    i_sodium = nr;
+    snprintf(rows[nr].name, sizeof rows[nr].name, "libsodium single");
+    rows[nr].be = NULL, rows[nr].n = 0, nr++;
+
+    randombytes_buf(bb_k, sizeof bb_k);
+    for (size_t i = 0; i < BB_MAXN; i++) crypto_scalarmult_base(bb_u[i], bb_k[(i + 1) % BB_MAXN]);
+    static double smp[BB_MAXROWS][MAXROUNDS];
+    double med_[BB_MAXROWS], spr[BB_MAXROWS];
+    int order[BB_MAXROWS];
+    for (size_t k = 0; k < nr; k++) (void)bb_sample(&rows[k]); /* warm up */
+    for (int r = 0; r < rounds; r++) {
+        shuffled_order(order, nr);
+        for (size_t k = 0; k < nr; k++) smp[order[k]][r] = bb_sample(&rows[order[k]]);
+    }
+    for (size_t k = 0; k < nr; k++) med_[k] = median(smp[k], rounds, &spr[k]);
+    printf("\n%-30s %12s %10s %10s %8s\n", "X25519 batch", "ticks/key", "vs sodium", "vs adx", "spread");
+    fprintf(md, "\n## Batch X25519 (ecopt_x25519_batch), ticks per key\n\n"
+                "Median ticks per key over %d rounds, batch calls and single calls interleaved in random order. "
+                "Ratios to libsodium's single crypto_scalarmult and to the adx backend's single X25519.\n\n"
+                "| implementation | ticks per key | ratio vs libsodium | ratio vs adx single | spread |\n"
+                "|---|---:|---:|---:|---:|\n",
+            rounds);
+    for (size_t k = 0; k < nr; k++) {
+        double rs = med_[k] / med_[i_sodium], ra = i_adx != (size_t)-1 ? med_[k] / med_[i_adx] : 0;
+        printf("%-30s %12.0f %10.3f %10.3f %8.3f\n", rows[k].name, med_[k], rs, ra, spr[k]);
+        fprintf(md, "| %s | %.0f | %.3f | %.3f | %.3f |\n", rows[k].name, med_[k], rs, ra, spr[k]);
+    }
+}
+
 int main(int argc, char **argv) {
     int rounds = 31, batch = 8, cpu = -1;
     const char *outdir = "."; /* the current directory, as a command-line tool's output; make bench gives --out */
@@ -755,6 +832,7 @@ int main(int argc, char **argv) {
         fprintf(md, "| %s | %.2f | %.3f | %.3f |\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
     }
     bench_group(md, rounds, batch, rate); /* the ristretto255 rows, bench_group.c */
+    bench_batch(md, rounds);
     printf("\n%s\n", run_text);
     if (warning[0])
         printf("warning: disturbed measurement (the CPU was taken by others; rule in --help), these rows are not "
