@@ -46,11 +46,12 @@
 
 #include "backend.h"
 #include "bench_fe.h"
+#include "bench_s2n.h"
 #include "ecopt/ecopt.h"
 #include "proto/ed25519_internal.h"
 
 #define NIN 16  /* distinct inputs, cycled */
-#define MAXIMPL 8
+#define MAXIMPL 12
 #define MAXROUNDS 1001
 #define WALL_CPU_MAX 1.25   /* a section whose wall time exceeds this x its CPU time was preempted ... */
 #define WALL_SLACK_S 0.005  /* ... and by more than this (s): the clocks' granularity on a short section */
@@ -166,6 +167,30 @@ static void vf_ossl(int i) {
         die("OpenSSL verify rejected");
 }
 
+static void x_s2n(int i) {
+    uint8_t out[32];
+    if (bench_s2n_x25519(out, scal[i], upt[i]) != 0) die("s2n-bignum x25519 failed");
+    sink ^= out[0];
+}
+static void xb_s2n(int i) {
+    uint8_t out[32];
+    bench_s2n_x25519_base(out, scal[i]);
+    sink ^= out[0];
+}
+static void kg_s2n(int i) {
+    uint8_t pub[32];
+    bench_s2n_ed25519_keypair(pub, seeds[i]);
+    sink ^= pub[0];
+}
+static void sg_s2n(int i) {
+    uint8_t sig[64];
+    if (bench_s2n_ed25519_sign(sig, msg[i], 64, sodium_sk[i]) != 0) die("s2n-bignum sign failed");
+    sink ^= sig[0];
+}
+static void vf_s2n(int i) {
+    if (bench_s2n_ed25519_verify(sigs[i], msg[i], 64, pubs[i]) != 0) die("s2n-bignum verify rejected");
+}
+
 typedef struct {
     char name[32];
     void (*fn)(int);
@@ -174,15 +199,15 @@ typedef struct {
 
 typedef struct {
     const char *name;
-    void (*ecopt_fn)(int), (*sodium_fn)(int), (*ossl_fn)(int);
+    void (*ecopt_fn)(int), (*sodium_fn)(int), (*ossl_fn)(int), (*s2n_fn)(int);
 } operation;
 
 static const operation ops[] = {
-    {"X25519 (variable base)", x_ecopt, x_sodium, x_ossl},
-    {"X25519 base point", xb_ecopt, xb_sodium, xb_ossl},
-    {"Ed25519 key generation", kg_ecopt, kg_sodium, kg_ossl},
-    {"Ed25519 sign (64 B)", sg_ecopt, sg_sodium, sg_ossl},
-    {"Ed25519 verify (64 B)", vf_ecopt, vf_sodium, vf_ossl},
+    {"X25519 (variable base)", x_ecopt, x_sodium, x_ossl, x_s2n},
+    {"X25519 base point", xb_ecopt, xb_sodium, xb_ossl, xb_s2n},
+    {"Ed25519 key generation", kg_ecopt, kg_sodium, kg_ossl, kg_s2n},
+    {"Ed25519 sign (64 B)", sg_ecopt, sg_sodium, sg_ossl, sg_s2n},
+    {"Ed25519 verify (64 B)", vf_ecopt, vf_sodium, vf_ossl, vf_s2n},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
 
@@ -269,6 +294,77 @@ static double tick_rate(void) {
     return (double)(t1 - t0) / ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9);
 }
 
+/* ---- TSC ticks per core cycle: a chain of dependent 64-bit register adds, CAL_ADDS per loop iteration, takes one
+ * core cycle per add on the x86-64 cores these benchmarks run on (an add's latency is 1 and the chain allows no
+ * overlap), so ticks / adds is the ratio of the TSC's fixed rate to the core clock at this moment. Many short
+ * trials (about CAL_MS / CAL_TRIALS ms each) and their median: a preempted trial reads high and is outvoted. The
+ * same method as ifma_probe's --baseline. */
+enum { CAL_ADDS = 10, CAL_TRIALS = 251, CAL_MS = 50 };
+static uint64_t add_chain(uint64_t iters) {
+    uint64_t x = 0, one = 1;
+    __asm__ volatile("" : "+r"(one)); /* unknown to the compiler: the chain cannot be folded */
+    for (uint64_t i = 0; i < iters; i++)
+        __asm__ volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+                         "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
+                         : "+r"(x)
+                         : "r"(one));
+    return x;
+}
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static int cmp_double(const void *a, const void *b);
+/* ticks_per_cycle — the median of CAL_TRIALS trials of ticks / (iterations * CAL_ADDS); *q1, *q3 their quartiles */
+static double ticks_per_cycle(double *q1, double *q3) {
+    uint64_t iters = 1000;
+    for (;;) { /* size a trial: grow until a run takes 2 ms, then scale to CAL_MS / CAL_TRIALS */
+        double t0 = seconds_now();
+        sink ^= (uint8_t)add_chain(iters);
+        double dt = seconds_now() - t0;
+        if (dt >= 0.002 || iters >= (UINT64_C(1) << 40)) {
+            iters = (uint64_t)((double)iters * (CAL_MS * 1e-3 / CAL_TRIALS) / (dt > 0 ? dt : 1e-3)) + 1;
+            break;
+        }
+        iters *= 4;
+    }
+    static double r[CAL_TRIALS];
+    for (int k = 0; k < CAL_TRIALS; k++) {
+        uint64_t t0 = ticks();
+        sink ^= (uint8_t)add_chain(iters);
+        r[k] = (double)(ticks() - t0) / ((double)iters * CAL_ADDS);
+    }
+    qsort(r, CAL_TRIALS, sizeof *r, cmp_double);
+    *q1 = r[CAL_TRIALS / 4];
+    *q3 = r[3 * CAL_TRIALS / 4];
+    return r[CAL_TRIALS / 2];
+}
+
+/* s2n-bignum's results against ecopt's on the inputs measured (its ops compute the same functions): a peer that
+ * computed something else would be timed for nothing */
+static void s2n_check(void) {
+    for (int i = 0; i < NIN; i++) {
+        uint8_t a[32], b[32], sig[64];
+        if (bench_s2n_x25519(a, scal[i], upt[i]) != 0 || ecopt_x25519(b, scal[i], upt[i]) != ECOPT_OK ||
+            memcmp(a, b, 32) != 0)
+            die("s2n-bignum's X25519 differs from ecopt's");
+        bench_s2n_x25519_base(a, scal[i]);
+        if (ecopt_x25519_base(b, scal[i]) != ECOPT_OK || memcmp(a, b, 32) != 0)
+            die("s2n-bignum's X25519 base point differs from ecopt's");
+        bench_s2n_ed25519_keypair(a, seeds[i]);
+        if (memcmp(a, pubs[i], 32) != 0) die("s2n-bignum's Ed25519 public key differs from ecopt's");
+        if (bench_s2n_ed25519_sign(sig, msg[i], 64, sodium_sk[i]) != 0 || memcmp(sig, sigs[i], 64) != 0)
+            die("s2n-bignum's Ed25519 signature differs from ecopt's");
+        if (bench_s2n_ed25519_verify(sigs[i], msg[i], 64, pubs[i]) != 0)
+            die("s2n-bignum's Ed25519 verification rejects ecopt's signature");
+        memcpy(sig, sigs[i], 64);
+        sig[5] ^= 4;
+        if (bench_s2n_ed25519_verify(sig, msg[i], 64, pubs[i]) == 0)
+            die("s2n-bignum's Ed25519 verification accepts a changed signature");
+    }
+}
+
 static void setup(void) {
     if (sodium_init() < 0) die("sodium_init failed");
     randombytes_buf(scal, sizeof scal);
@@ -294,6 +390,7 @@ static void setup(void) {
             EVP_PKEY_derive_set_peer(ossl_derive[i], ossl_xpeer[i]) != 1)
             die("OpenSSL derive setup failed");
     }
+    if (bench_s2n_available()) s2n_check();
 }
 
 /* cpu_describe — "<brand> (family F, model M, stepping S; AVX-512 IFMA yes|no)" from cpuid (leaves 1, 7 and
@@ -470,6 +567,9 @@ int main(int argc, char **argv) {
     size_t n_ecopt = nimpl;
     snprintf(impls[nimpl++].name, 32, "libsodium");
     snprintf(impls[nimpl++].name, 32, "OpenSSL");
+    int have_s2n = bench_s2n_available();
+    size_t k_s2n = nimpl; /* its column, when it is there: the ratios to it */
+    if (have_s2n) snprintf(impls[nimpl++].name, 32, "s2n-bignum");
 
     printf("ecopt %s bench: median rdtsc ticks per operation (%d rounds of %d calls, interleaved, pinned to CPU %d)\n",
            ecopt_version(), rounds, batch, cpu);
@@ -477,7 +577,15 @@ int main(int argc, char **argv) {
     char cpu_text[160];
     cpu_describe(cpu_text, sizeof cpu_text);
     printf("cpu: %s\n", cpu_text);
-    printf("tick rate: %.3f GHz (ticks are TSC ticks, not core cycles)\n\n", rate / 1e9);
+    printf("%s%s\n", bench_s2n_what(), have_s2n || !strncmp(bench_s2n_what(), "s2n-bignum: not", 15)
+                                            ? ""
+                                            : " (built, but this CPU lacks BMI2/ADX: rows n/a)");
+    double tpc_q1, tpc_q3, tpc = ticks_per_cycle(&tpc_q1, &tpc_q3);
+    char tpc_text[200];
+    snprintf(tpc_text, sizeof tpc_text,
+             "1 core cycle = %.3f TSC ticks (a chain of dependent adds, median of %d trials, quartiles %.3f-%.3f)",
+             tpc, CAL_TRIALS, tpc_q1, tpc_q3);
+    printf("tick rate: %.3f GHz (ticks are TSC ticks, not core cycles); %s\n\n", rate / 1e9, tpc_text);
 
     static double med[NOPS][MAXIMPL], spread[NOPS][MAXIMPL];
     static double samples[MAXIMPL][MAXROUNDS];
@@ -487,7 +595,10 @@ int main(int argc, char **argv) {
     for (size_t o = 0; o < NOPS; o++) {
         usage_now(&sec_start);
         for (size_t k = 0; k < nimpl; k++) {
-            impls[k].fn = k < n_ecopt ? ops[o].ecopt_fn : (k == n_ecopt ? ops[o].sodium_fn : ops[o].ossl_fn);
+            impls[k].fn = k < n_ecopt         ? ops[o].ecopt_fn
+                          : k == n_ecopt      ? ops[o].sodium_fn
+                          : k == n_ecopt + 1  ? ops[o].ossl_fn
+                                              : ops[o].s2n_fn;
             be_cur = impls[k].be;
             for (int w = 0; w < batch; w++) impls[k].fn(w % NIN); /* warm up */
         }
@@ -588,29 +699,34 @@ int main(int argc, char **argv) {
     FILE *dat = fopen(path, "w");
     if (!md || !dat) die("cannot write the results (does the output folder exist?)");
     fprintf(md, "# ecopt benchmark\n\nMedian rdtsc ticks per operation (%d rounds of %d calls, interleaved in random "
-                "order, pinned to CPU %d; TSC %.3f GHz, ticks are not core cycles). Ratio = ticks / libsodium's "
-                "ticks (lower is faster).\n\nCPU: %s.\n\nPeers: libsodium %s; %s.\n\n",
-            rounds, batch, cpu, rate / 1e9, cpu_text, sodium_version_string(), OpenSSL_version(OPENSSL_VERSION));
+                "order, pinned to CPU %d; TSC %.3f GHz, ticks are not core cycles; cycles = ticks / the ticks per "
+                "cycle measured in the run). Ratio = ticks / libsodium's (or s2n-bignum's) ticks in the same run "
+                "(lower is faster).\n\nCPU: %s; %s.\n\nPeers: libsodium %s; %s; %s.\n\n",
+            rounds, batch, cpu, rate / 1e9, cpu_text, tpc_text, sodium_version_string(),
+            OpenSSL_version(OPENSSL_VERSION), bench_s2n_what());
     fprintf(md, "%s.\n\n", run_text);
     if (warning[0])
         fprintf(md, "warning: disturbed measurement (the CPU was taken by others; rule in `ecopt_bench --help`), "
                     "these rows are not trustworthy: %s.\n\n",
                 warning);
     fprintf(md, "Spread = (Q3 - Q1) / median of the samples (quartiles of the %d rounds).\n\n", rounds);
-    fprintf(md, "| operation | implementation | median ticks | ops/s | ratio vs libsodium | spread |\n"
-                "|---|---|---:|---:|---:|---:|\n");
+    fprintf(md, "| operation | implementation | median ticks | cycles | ops/s | ratio vs libsodium | "
+                "ratio vs s2n-bignum | spread |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
     fprintf(dat, "operation"); /* a header row (not a comment): gnuplot's columnhead names the series from it */
     for (size_t k = 0; k < nimpl; k++) fprintf(dat, "\t%s", impls[k].name);
     fprintf(dat, "\n");
-    printf("%-24s %-14s %12s %12s %10s %8s\n", "operation", "impl", "ticks", "ops/s", "vs sodium", "spread");
+    printf("%-24s %-14s %10s %10s %10s %9s %9s %7s\n", "operation", "impl", "ticks", "cycles", "ops/s", "vs sodium",
+           "vs s2n", "spread");
     for (size_t o = 0; o < NOPS; o++) {
         fprintf(dat, "%s", ops[o].name);
         for (size_t k = 0; k < nimpl; k++) {
             double ratio = med[o][k] / med[o][n_ecopt];
-            printf("%-24s %-14s %12.0f %12.0f %10.2f %8.3f\n", k ? "" : ops[o].name, impls[k].name, med[o][k],
-                   rate / med[o][k], ratio, spread[o][k]);
-            fprintf(md, "| %s | %s | %.0f | %.0f | %.2f | %.3f |\n", ops[o].name, impls[k].name, med[o][k],
-                    rate / med[o][k], ratio, spread[o][k]);
+            char vs_s2n[16] = "n/a";
+            if (have_s2n) snprintf(vs_s2n, sizeof vs_s2n, "%.3f", med[o][k] / med[o][k_s2n]);
+            printf("%-24s %-14s %10.0f %10.0f %10.0f %9.3f %9s %7.3f\n", k ? "" : ops[o].name, impls[k].name,
+                   med[o][k], med[o][k] / tpc, rate / med[o][k], ratio, vs_s2n, spread[o][k]);
+            fprintf(md, "| %s | %s | %.0f | %.0f | %.0f | %.3f | %s | %.3f |\n", ops[o].name, impls[k].name,
+                    med[o][k], med[o][k] / tpc, rate / med[o][k], ratio, vs_s2n, spread[o][k]);
             fprintf(dat, "\t%.0f", med[o][k]);
         }
         fprintf(dat, "\n");
@@ -639,7 +755,7 @@ int main(int argc, char **argv) {
                                 "set output '%s/bench.png'; set datafile separator '\\t'; set style data histograms; set style histogram "
                                 "clustered gap 1; set style fill solid border -1; set ylabel 'median ticks (lower is "
                                 "better)'; set xtics rotate by -15 noenhanced; set key noenhanced; set title 'ecopt vs "
-                                "libsodium vs OpenSSL'; plot for [c=2:%zu] '%s/bench.dat' using c:xtic(1) title "
+                                "libsodium, OpenSSL, s2n-bignum'; plot for [c=2:%zu] '%s/bench.dat' using c:xtic(1) title "
                                 "columnhead\"",
              outdir, nimpl + 1, outdir);
     int chart = system(path) == 0;
