@@ -33,8 +33,10 @@ typedef struct ecopt_backend {
     int (*ed25519_publickey_check_vartime)(const uint8_t pub[32]);
 } ecopt_backend;
 
-/* One per backend, defined in src/proto/ed25519_core.c for each compiled backend (adx and adx51 on x86-64 only). */
-extern const ecopt_backend ecopt_backend_adx, ecopt_backend_adx51, ecopt_backend_u64, ecopt_backend_u32;
+/* One per backend, defined in src/proto/ed25519_core.c for each compiled backend (adx, adx51 and ifma on x86-64
+ * only; ifma_emu with ECOPT_IFMA_EMU). */
+extern const ecopt_backend ecopt_backend_ifma, ecopt_backend_adx, ecopt_backend_adx51, ecopt_backend_u64,
+    ecopt_backend_u32, ecopt_backend_ifma_emu;
 
 /* ecopt_backend_all — every compiled backend, in order of preference; *n receives the count. For benchmarks and
  * tests that compare backends in one process (check ->available() before use). */

@@ -14,6 +14,10 @@
 #define ECOPT_BE_SUFFIX adx51
 #elif defined(ECOPT_FE_BACKEND_adx)
 #define ECOPT_BE_SUFFIX adx
+#elif defined(ECOPT_FE_BACKEND_ifma)
+#define ECOPT_BE_SUFFIX ifma
+#elif defined(ECOPT_FE_BACKEND_ifma_emu)
+#define ECOPT_BE_SUFFIX ifma_emu
 #else
 #error "compile per-backend code with -DECOPT_FE_BACKEND_<name>=1"
 #endif

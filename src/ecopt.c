@@ -15,6 +15,9 @@
 
 /* Every compiled backend, in order of preference (fastest first); ECOPT_BACKENDS in CMakeLists.txt. */
 static const ecopt_backend *const backends[] = {
+#if defined(ECOPT_HAVE_BACKEND_ifma)
+    &ecopt_backend_ifma, /* AVX-512 IFMA: the ladder on four lanes of a vector (docs/backends.md) */
+#endif
 #if defined(ECOPT_HAVE_BACKEND_adx)
     &ecopt_backend_adx, /* 4 x 64 with the whole-formula ladder step: the fastest (docs/backends.md) */
 #endif
@@ -23,6 +26,10 @@ static const ecopt_backend *const backends[] = {
 #endif
     &ecopt_backend_u64,
     &ecopt_backend_u32,
+#if defined(ECOPT_HAVE_BACKEND_ifma_emu)
+    /* ifma's source over portable C, for its tests on any CPU: last, so never the default (always available) */
+    &ecopt_backend_ifma_emu,
+#endif
 };
 #define NBACKENDS (sizeof backends / sizeof backends[0])
 
@@ -40,7 +47,7 @@ static const ecopt_backend *backend_default(void) {
     for (size_t i = 0; i < NBACKENDS; i++)
         if (backends[i]->available()) return backends[i];
     /* u64 and u32 are portable C and always available; never reached. */
-    return backends[NBACKENDS - 1];
+    return &ecopt_backend_u32;
 }
 
 static void backend_setup(void) {

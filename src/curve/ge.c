@@ -311,7 +311,7 @@ static pthread_once_t base_table_once = PTHREAD_ONCE_INIT;
  * known to us has, but neither implies it, so cpuid decides; __builtin_cpu_supports also checks that the OS saves
  * the YMM state). The choice depends on the CPU alone (public). On 52 lookups of 16 entries it takes about 30%
  * fewer ticks than the SSE2 form. */
-#if defined(ECOPT_FE_BACKEND_adx51) || defined(ECOPT_FE_BACKEND_adx)
+#if defined(ECOPT_FE_BACKEND_adx51) || defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_ifma)
 #define BASE_AVX2 1
 static int base_avx2;
 

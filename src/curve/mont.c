@@ -18,6 +18,20 @@
 #define ECOPT_MONT_FUSED 0
 #endif
 
+#if defined(ECOPT_FE_BACKEND_ifma) || defined(ECOPT_FE_BACKEND_ifma_emu)
+/* ifma, ifma_emu: the ladder on four lanes (mont_ifma.c), then the scalar tail as below. */
+void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]) {
+    ecopt_fe x1, x2, z2, t;
+    ecopt_fe_frombytes(&x1, u); /* masks bit 255; limbs < 2^51 */
+    ecopt_mont_ladder_x4(&x2, &z2, k, &x1);
+    ecopt_fe_invert(&t, &z2); /* 0 when z2 = 0, so the output is 0 then */
+    ecopt_fe_mul(&x2, &x2, &t);
+    ecopt_fe_tobytes(out, &x2);
+    ecopt_memzero_explicit(&x2, sizeof x2);
+    ecopt_memzero_explicit(&z2, sizeof z2);
+    ecopt_memzero_explicit(&t, sizeof t);
+}
+#else
 void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]) {
     ecopt_fe x1, x2, z2, x3, z3, t;
     uint64_t swap = 0;
@@ -66,3 +80,4 @@ void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]
     ecopt_memzero_explicit(sw, sizeof sw);
 #endif
 }
+#endif

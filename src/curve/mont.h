@@ -18,4 +18,19 @@
  * Source:  RFC 7748 section 5 (a24 = 121665). */
 void ecopt_mont_ladder(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
 
+#if defined(ECOPT_FE_BACKEND_ifma) || defined(ECOPT_FE_BACKEND_ifma_emu)
+#define ecopt_mont_ladder_x4 ECOPT_BE(ecopt_mont_ladder_x4)
+
+/* ecopt_mont_ladder_x4 — (x2, z2) = the projective u-coordinate of [k]P, P with u-coordinate x1, by the ladder of
+ * RFC 7748 section 5 with its four field operations of each round in the four lanes of the ifma backend's vectors
+ * (field/ifma/fe4.h; src/curve/mont_ifma.c has the arrangement). ecopt_mont_ladder of the ifma backends is this,
+ * then the scalar inversion and encoding.
+ * Shapes:  k 32 bytes already clamped; x1 a u64-representation element with limbs < 2^52 (frombytes' output);
+ *          x2, z2 u64 tight.
+ * Alias:   none needed (x1 is read before x2 and z2 are written).
+ * Time:    constant in k: the conditional swap is a masked select of lanes.
+ * Source:  RFC 7748 section 5 (a24 = 121665). */
+void ecopt_mont_ladder_x4(ecopt_fe *x2, ecopt_fe *z2, const uint8_t k[32], const ecopt_fe *x1);
+#endif
+
 #endif /* ECOPT_CURVE_MONT_H */

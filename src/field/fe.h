@@ -60,6 +60,8 @@
 #include "field/fe_adx.h"
 #elif defined(ECOPT_FE_BACKEND_u32)
 #include "field/fe_u32.h"
+#elif defined(ECOPT_FE_BACKEND_ifma) || defined(ECOPT_FE_BACKEND_ifma_emu)
+#include "field/fe_ifma.h"
 #endif
 
 /* Constants, tight. d = -121665/121666 (RFC 8032 section 5.1), d2 = 2d, sqrtm1 = 2^((p-1)/4), a square root of -1

@@ -92,7 +92,7 @@ void ecopt_fe_invert_divsteps(ecopt_fe *h, const ecopt_fe *f) {
  * Building with -DECOPT_FE_INVERT_FORCE_FERMAT keeps Fermat everywhere, to measure the effect on whole operations. */
 #if defined(__SIZEOF_INT128__) && !defined(ECOPT_FE_INVERT_FORCE_FERMAT) && \
     (defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_adx51) || defined(ECOPT_FE_BACKEND_u64) || \
-     defined(ECOPT_FE_BACKEND_u32))
+     defined(ECOPT_FE_BACKEND_u32) || defined(ECOPT_FE_BACKEND_ifma) || defined(ECOPT_FE_BACKEND_ifma_emu))
 #define FE_INVERT_DIVSTEPS 1
 #endif
 

@@ -1,6 +1,7 @@
 /* fe_u64.c — backend u64 (5 x 51 bits) of the field interface in fe.h. Bounds are defined in fe_u64.h.
  * Compiled a second time for the adx51 backend (ECOPT_FE_BACKEND_adx51, fe_adx51.h): everything here but the multiply
- * and square, which that backend takes from the optimizer's assembly. */
+ * and square, which that backend takes from the optimizer's assembly. Compiled whole again for the ifma and
+ * ifma_emu backends (fe_ifma.h): their scalar side. */
 #include "field/fe.h"
 
 #include "bytes.h"
@@ -148,12 +149,15 @@ static inline __attribute__((always_inline)) void fe_sq_handwritten(ecopt_fe *h,
 #include "field/generated/ecopt_fe_mul_u64_gen.c"
 #include "field/generated/ecopt_fe_sq_u64_gen.c"
 
+/* Once, in the u64 backend: the ifma backends compile this file again and must not define them a second time. */
+#if defined(ECOPT_FE_BACKEND_u64)
 void ecopt_fe_u64_mul_handwritten(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) { fe_mul_handwritten(h, f, g); }
 void ecopt_fe_u64_sq_handwritten(ecopt_fe *h, const ecopt_fe *f) { fe_sq_handwritten(h, f); }
 void ecopt_fe_u64_mul_generated(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
     ecopt_fe_mul_u64_gen(h->v, f->v, g->v);
 }
 void ecopt_fe_u64_sq_generated(ecopt_fe *h, const ecopt_fe *f) { ecopt_fe_sq_u64_gen(h->v, f->v); }
+#endif
 
 #ifdef ECOPT_FE_U64_HANDWRITTEN
 void ecopt_fe_mul(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) { fe_mul_handwritten(h, f, g); }

@@ -22,7 +22,8 @@ typedef struct ecopt_fe {
     uint64_t v[5];
 } ecopt_fe;
 
-#if !defined(ECOPT_FE_BACKEND_adx51) /* adx51 shares this representation and has its own test (fe_adx51.h) */
+/* adx51 and ifma share this representation and have their own test (fe_adx51.h, fe_ifma.h) */
+#if !defined(ECOPT_FE_BACKEND_adx51) && !defined(ECOPT_FE_BACKEND_ifma)
 /* ecopt_fe_backend_available — 1 when this CPU can run the backend: portable C runs everywhere. */
 static inline int ecopt_fe_backend_available(void) {
     return 1;
