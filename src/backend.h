@@ -21,6 +21,13 @@ typedef struct ecopt_backend {
     int (*x25519)(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32]);
     /* pub = X25519(scalar, 9). Constant time in scalar. */
     void (*x25519_base)(uint8_t pub[32], const uint8_t scalar[32]);
+    /* out_i = X25519(scalars_i, u_i) for n keys of 32 bytes at offset 32 i, status[i] (status NULL or n ints) each
+     * key's code as x25519's; returns ECOPT_OK or ECOPT_ERR_SMALL_ORDER when any key's output is all zero. out may
+     * equal scalars or u. Constant time in every scalar. NULL: the dispatcher (src/ecopt.c) calls x25519 n times,
+     * which gives the same results. */
+    int (*x25519_batch)(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status);
+    /* pub_i = X25519(scalars_i, 9) for n keys; pub may equal scalars. NULL: x25519_base n times. */
+    void (*x25519_base_batch)(uint8_t *pub, const uint8_t *scalars, size_t n);
     /* out = encode([s]B), s any 32-byte value (< 2^256). Constant time in s. */
     void (*ed25519_scalarmult_base)(uint8_t out[32], const uint8_t s[32]);
     /* The point checks and the equation of verification under a policy (include/ecopt/ecopt.h), given the

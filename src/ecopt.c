@@ -184,3 +184,27 @@ int ecopt_x25519_keygen(uint8_t scalar[32], uint8_t pub[32]) {
     be->x25519_base(pub, scalar);
     return ECOPT_OK;
 }
+
+/* The batch functions check nothing about the pointers but n: with n = 0 nothing is read or written, so NULL buffers
+ * are fine then. A backend without batch code gives its single-key results one key at a time (the same function). */
+int ecopt_x25519_batch(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status) {
+    const ecopt_backend *be = ecopt_backend_get();
+    if (be->x25519_batch != NULL) return be->x25519_batch(out, scalars, u, n, status);
+    int rc = ECOPT_OK;
+    for (size_t i = 0; i < n; i++) {
+        int st = be->x25519(out + 32 * i, scalars + 32 * i, u + 32 * i);
+        if (status != NULL) status[i] = st;
+        if (st != ECOPT_OK) rc = st;
+    }
+    return rc;
+}
+
+int ecopt_x25519_base_batch(uint8_t *pub, const uint8_t *scalars, size_t n) {
+    const ecopt_backend *be = ecopt_backend_get();
+    if (be->x25519_base_batch != NULL) {
+        be->x25519_base_batch(pub, scalars, n);
+        return ECOPT_OK;
+    }
+    for (size_t i = 0; i < n; i++) be->x25519_base(pub + 32 * i, scalars + 32 * i);
+    return ECOPT_OK;
+}
