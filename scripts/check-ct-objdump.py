@@ -20,18 +20,21 @@ The model (a forward data-flow analysis over each function's instructions, to a 
     their operands); a gather or scatter (a vector index); a rep string instruction whose count is not PUBLIC.
     cmov, setcc, adc and sbb are fine: they take the same time whatever the flags.
 An entry register may be declared PUBLIC for one function (--public FUNC_REGEX:REG:REASON), e.g. a key count n that
-the function's contract makes public; such exceptions are printed with their reason.
+the function's contract makes public, and the result of a called function (--declassify CALLEE:REASON), e.g. a
+verdict the contract makes public; such exceptions are printed with their reason.
 
 Calls are not followed: functions called in the same objects are checked as functions of their own, and the others
 (memcpy, the generic code the valgrind suites cover) are listed by name.
 
 Usage: check-ct-objdump.py [--objdump PATH] [--skip REGEX:REASON]... [--public FUNC_REGEX:REG:REASON]...
+                           [--declassify CALLEE:REASON]...
                            [--expect-functions REGEX]... [-v] OBJECT|@LISTFILE...
 --expect-functions: fail unless some checked function's name matches (so a rename cannot empty the check).
 Exit: 0 no violation; 1 a violation (each printed with its function, address and instruction); 2 bad usage or an
 object objdump cannot read.
 """
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -121,7 +124,7 @@ class Op:
         t = re.sub(r"\{[^}]*\}", "", text).strip()  # AVX-512 decorations: {%k1}, {z}, {1to8}, {sae}
         self.indirect = t.startswith("*")
         t = t.lstrip("*")
-        self.kind, self.reg, self.base, self.index, self.disp = None, None, None, None, 0
+        self.kind, self.reg, self.base, self.index, self.disp, self.scale = None, None, None, None, 0, 1
         if t.startswith("$"):
             self.kind = "imm"
         elif t.startswith("%") and ":" not in t:
@@ -134,6 +137,7 @@ class Op:
                 self.kind = "mem"
                 self.base = m.group("base")[1:] if m.group("base") else None
                 self.index = m.group("index")[1:] if m.group("index") else None
+                self.scale = int(m.group("scale")) if m.group("scale") else 1
                 d = m.group("disp")
                 self.disp = int(d, 16) if d and d not in ("-",) else 0
                 if d.startswith("-"):
@@ -215,6 +219,48 @@ def parse_objdump(objdump, path):
     return funcs
 
 
+def call_target(ins):
+    """the name a direct call or jump goes to: its relocation's symbol, or the <name> objdump shows (no offset)"""
+    if ins.reloc:
+        return re.sub(r"[-+]0x[0-9a-f]+$", "", ins.reloc)
+    m = re.search(r"<([^>+]+)>$", ins.text)
+    return m.group(1) if m else None
+
+
+def written_regs(funcs):
+    """{function: the GPRs it may change, its callees' included}: gcc's interprocedural register allocation keeps
+    values in caller-saved registers across a call to a local function that does not touch them, so a call clobbers
+    only these (all caller-saved ones for a function outside the objects)"""
+    own, callees = {}, {}
+    for name, insns in funcs.items():
+        w, c = set(), set()
+        for ins in insns:
+            if ins.mn.startswith("call") or (ins.mn.startswith("jmp") and call_target(ins) in funcs and
+                                             call_target(ins) != name and not ins.ops[0].indirect):
+                t = call_target(ins)
+                if t in funcs and not ins.ops[0].indirect:
+                    c.add(t)
+                else:
+                    w |= set(CALLER_SAVED)
+                continue
+            if ins.mn.startswith(("mul", "imul", "div", "idiv", "cq", "cl", "cw", "cb", "rdtsc", "cpuid", "xgetbv",
+                                  "rep", "stos", "movs", "lods", "loop")) or ins.prefixes:
+                w |= {"rax", "rdx", "rcx", "rsi", "rdi", "rbx"}
+            for o in ins.ops[-1:] + (ins.ops[:-1] if ins.mn.startswith(("xchg", "xadd", "mulx")) else []):
+                if o.gpr():
+                    w.add(o.gpr())
+        own[name], callees[name] = w, c
+    changed = True
+    while changed:
+        changed = False
+        for name in funcs:
+            for c in callees[name]:
+                if not own[c] <= own[name]:
+                    own[name] |= own[c]
+                    changed = True
+    return own
+
+
 # ---- the analysis ------------------------------------------------------------------------------------------------
 class State:
     __slots__ = ("regs", "flags", "slots", "rsp")
@@ -254,6 +300,14 @@ class State:
                     self.slots[k] = v
                     changed = True
         return changed
+
+
+def vreg(op):
+    """the pseudo-register of a vector register operand (xmmN, ymmN and zmmN are one register), or None"""
+    if op is None or op.kind != "reg" or op.reg is not None:
+        return None
+    m = re.fullmatch(r"[xyz]mm(\d+)", op.raw)
+    return "v" + m.group(1) if m else None
 
 
 def entry_state(public_regs):
@@ -300,11 +354,13 @@ def escaped_floor(insns):
     """the lowest frame offset (entry-relative, as slot keys) whose address the function takes (lea d(%rsp), or rsp
     copied): a callee, or a store through such a pointer, may write from there up, never below (C objects do not
     extend below their address), so the spill slots under it survive calls. rsp's moves are followed in order."""
-    delta, floor = 0, None
+    delta, floor, fp = 0, None, False
     for ins in insns:
         if delta is None:
             break
         mn, ops = ins.mn, ins.ops
+        if mn.startswith("mov") and len(ops) == 2 and ops[0].gpr() == "rsp" and ops[1].gpr() == "rbp":
+            fp = True  # rbp is the frame pointer from here
         if mn.startswith("push"):
             delta -= 8
         elif mn.startswith("pop"):
@@ -314,19 +370,24 @@ def escaped_floor(insns):
                 delta += -imm_value(ops[0].text) if mn.startswith("sub") else imm_value(ops[0].text)
             elif mn.startswith("and"):
                 delta = 0
+            elif mn.startswith("lea") and ops[0].kind == "mem" and ops[0].base == "rbp":
+                pass  # the epilogue of a frame-pointer function: rsp back to the saved registers
             else:
                 delta = None
         elif mn.startswith("lea") and ops and ops[0].kind == "mem" and ops[0].base == "rsp":
             d = ops[0].disp + delta
             floor = d if floor is None else min(floor, d)
-        elif any(o.kind == "reg" and o.reg == "rsp" for o in ops[:-1]) and not mn.startswith(("cmp", "test")):
+        elif fp and mn.startswith("lea") and ops and ops[0].kind == "mem" and ops[0].base == "rbp":
+            floor = -(1 << 62)  # a pointer into the frame from the frame pointer: offsets not followed
+        elif any(o.kind == "reg" and o.reg == "rsp" for o in ops[:-1]) and not mn.startswith(("cmp", "test")) and \
+                not (mn.startswith("mov") and ops[-1].gpr() == "rbp"):  # the frame pointer, followed apart
             floor = delta if floor is None else min(floor, delta)
     if delta is None:
         return -(1 << 62)  # rsp moved in a way not followed: every slot may be written
     return floor if floor is not None else (1 << 62)
 
 
-def check_function(name, insns, public_regs):
+def check_function(name, insns, public_regs, clobbers, declassified=()):
     """violations [(addr, text, why)] and external call targets of one function"""
     if not insns:
         return [], set()
@@ -348,8 +409,10 @@ def check_function(name, insns, public_regs):
             t = by_addr.get(ins.ops[0].addr)
             if t is not None:
                 out.append(t)
-            elif not ins.reloc:
+            elif not ins.reloc and not (ins.mn.startswith("jmp") and call_target(ins) in clobbers):
                 violations[(ins.addr, "jump")] = (ins.addr, ins.text, "a jump out of the function's instructions")
+            elif ins.mn.startswith("jmp"):
+                calls.add(call_target(ins))  # a tail call
         return out
 
     size = 0
@@ -368,16 +431,21 @@ def check_function(name, insns, public_regs):
         if op.base == "?":
             viol(ins, "an address objdump's text does not show plainly")
             return
+        b = P if op.base in (None, "rip") else (st.get(ALIAS[op.base]) if op.base in ALIAS else S)
         if op.index:
             ir = ALIAS.get(op.index)
             if ir is None:
                 viol(ins, "a vector index (gather/scatter)")
-            elif st.get(ir) != P:
-                viol(ins, "memory index %%%s may depend on a secret" % op.index)
-        if op.base and op.base != "rip":
-            br = ALIAS.get(op.base)
-            if br is None or st.get(br) == S:
-                viol(ins, "memory base %%%s may depend on a secret" % op.base)
+                return
+            x = st.get(ir)
+            scale = op.scale or 1
+            # base + index: with scale 1 either may be the pointer (gcc writes (%counter,%pointer,1) too)
+            if (x != P and not (scale == 1 and b == P and is_ptr(x))) or add_state(b, x if scale == 1 else P) == S:
+                viol(ins, "memory index %%%s may depend on a secret" % op.index if x != P or b == P else
+                     "memory base %%%s may depend on a secret" % op.base)
+                return
+        if b == S:
+            viol(ins, "memory base %%%s may depend on a secret" % op.base)
 
     def load(st, op):
         if op.kind == "imm":
@@ -449,10 +517,13 @@ def check_function(name, insns, public_regs):
                 t = ops[0]
                 if (t.kind == "reg" and load(st, t) != P) or t.kind == "mem":
                     viol(ins, "an indirect call through a value that may be secret")
-            if ins.reloc:
-                calls.add(re.sub(r"[-+]0x[0-9a-f]+$", "", ins.reloc))
-            for r in CALLER_SAVED:
+            t = call_target(ins) if not (ops and ops[0].indirect) else None
+            if t:
+                calls.add(t)
+            for r in (clobbers[t] & set(CALLER_SAVED)) | {"rax"} if t in clobbers else CALLER_SAVED:
                 st.regs[r] = S
+            if t in declassified:
+                st.regs["rax"] = P
             st.flags = S
             forget_escaped(st)
             return
@@ -469,10 +540,14 @@ def check_function(name, insns, public_regs):
         if ins.prefixes and any(p.startswith("rep") for p in ins.prefixes):
             if st.get("rcx") != P:
                 viol(ins, "a rep string instruction with a count that may be secret")
-            for r in ("rdi", "rsi"):
+            used = {"stos": ("rdi",), "scas": ("rdi",), "lods": ("rsi",)}.get(mn[:4], ("rdi", "rsi"))
+            for r in used:
                 if st.get(r) == S:
                     viol(ins, "a rep string instruction with an address that may be secret")
-            st.slots = {}
+            if st.get("rdi") == ("A", "rsp"):
+                forget_escaped(st)
+            elif st.get("rdi") != P and not is_ptr(st.get("rdi")):
+                st.slots = {}
             st.regs["rcx"] = P
             return
         if mn.startswith("push"):
@@ -514,6 +589,24 @@ def check_function(name, insns, public_regs):
         vec = any(o.kind == "reg" and o.reg is None for o in ops) or mn.startswith(("v", "k")) and \
             not mn.startswith("vzero")
         if vec:
+            # gcc parks general registers in xmm registers (vmovq %rax,%xmm1 ... vmovq %xmm1,%rbx): followed for
+            # moves of a whole register between the two kinds and between vector registers; any other write makes
+            # a vector register SECRET
+            vsrc = vreg(ops[0]) if len(ops) == 2 else None
+            vdst = vreg(dst) if dst is not None else None
+            if mn in ("vmovq", "movq") and len(ops) == 2 and ops[0].gpr() and vdst is not None and \
+                    REG_SIZE.get(ops[0].raw) == 8:
+                st.regs[vdst] = st.get(ops[0].gpr())
+                return
+            if mn in ("vmovq", "movq") and len(ops) == 2 and vsrc is not None and dst.gpr() and \
+                    REG_SIZE.get(dst.raw) == 8:
+                write(st, dst, st.get(vsrc))
+                return
+            if re.match(r"^v?mov(dq[au](64|32)?|ap[sd]|up[sd])$", mn) and vsrc is not None and vdst is not None:
+                st.regs[vdst] = st.get(vsrc)
+                return
+            if vdst is not None:
+                st.regs[vdst] = S
             if dst is not None and dst.gpr():
                 write(st, dst, S)
             elif dst is not None and dst.kind == "mem":
@@ -606,6 +699,8 @@ def check_function(name, insns, public_regs):
             st.flags = v if not is_ptr(v) else S
 
     seen = 0
+    t = os.environ.get("CHECK_CT_TRACE", "")  # FUNCTION+0xOFFSET: print the states reaching that instruction
+    trace = (t.split("+")[0], int(t.split("+")[1], 16)) if "+" in t else None
     while work:
         i = work.pop()
         seen += 1
@@ -613,6 +708,9 @@ def check_function(name, insns, public_regs):
             violations[(0, "fixpoint")] = (0, "", "the analysis did not converge")
             break
         st = states[i].copy()
+        if trace and trace == (name, insns[i].addr - insns[0].addr):
+            print("trace %s+0x%x: %s; flags %s; rsp %s; slots %s" % (name, trace[1], sorted(st.regs.items()), st.flags,
+                                                                  st.rsp, sorted(st.slots.items())))
         step(i, st)
         for j in succ(i):
             if states[j] is None:
@@ -628,6 +726,7 @@ def main():
     ap.add_argument("--objdump", default="objdump")
     ap.add_argument("--skip", action="append", default=[], metavar="REGEX:REASON")
     ap.add_argument("--public", action="append", default=[], metavar="FUNC_REGEX:REG:REASON")
+    ap.add_argument("--declassify", action="append", default=[], metavar="CALLEE:REASON")
     ap.add_argument("--expect-functions", action="append", default=[], metavar="REGEX")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("objects", nargs="+")
@@ -646,6 +745,14 @@ def main():
                   file=sys.stderr)
             return 2
         publics.append((re.compile(parts[0]), parts[1], parts[2]))
+    declassified = {}
+    for s_ in a.declassify:
+        if ":" not in s_:
+            print("check-ct-objdump: --declassify %s: give CALLEE:REASON" % s_, file=sys.stderr)
+            return 2
+        callee, why = s_.split(":", 1)
+        declassified[callee] = why
+        print("note: the result of %s taken as public: %s" % (callee, why))
     objects = []
     for o in a.objects:  # @FILE: one object a line (ctest passes a target's objects so)
         if o.startswith("@"):
@@ -660,6 +767,7 @@ def main():
     total, bad, checked, external = 0, 0, [], set()
     for path in objects:
         funcs = parse_objdump(a.objdump, path)
+        clobbers = written_regs(funcs)
         for name, insns in funcs.items():
             if not insns:
                 continue
@@ -671,7 +779,7 @@ def main():
             pubs = [(r, why) for rx, r, why in publics if rx.search(name)]
             for r, why in pubs:
                 print("note: %s: %%%s taken as public: %s" % (name, r, why))
-            v, calls = check_function(name, insns, [r for r, _ in pubs])
+            v, calls = check_function(name, insns, [r for r, _ in pubs], clobbers, declassified)
             checked.append(name)
             external |= calls
             total += len(insns)
