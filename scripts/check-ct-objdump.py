@@ -61,8 +61,15 @@ P = "P"  # PUBLIC
 S = "S"  # SECRET; PTR(r) is the tuple ("A", r)
 
 
+ANY = ("A", "*")  # a pointer from one of several public sources (a select between two arguments or constants)
+
+
 def join(a, b):
-    return a if a == b else S
+    if a == b:
+        return a
+    if a != S and b != S:  # PUBLIC and pointers: still fine as the base of an address, nothing more
+        return ANY
+    return S
 
 
 def is_ptr(s):
@@ -89,7 +96,7 @@ def sub_state(a, b):  # a - b
         return P
     if is_ptr(a) and b == P:
         return a
-    if is_ptr(a) and a == b:
+    if is_ptr(a) and a == b and a != ANY:
         return P
     return S
 
@@ -471,7 +478,7 @@ def check_function(name, insns, public_regs, clobbers, declassified=()):
             for kk in list(st.slots):
                 if kk[0] < k + n and k < kk[0] + kk[1]:
                     del st.slots[kk]
-            if size in (4, 8):
+            if size in (4, 8) and v != S:
                 st.slots[(k, size)] = v
         else:
             b = st.get(ALIAS[op.base]) if op.base in ALIAS else S
@@ -610,7 +617,15 @@ def check_function(name, insns, public_regs, clobbers, declassified=()):
             if dst is not None and dst.gpr():
                 write(st, dst, S)
             elif dst is not None and dst.kind == "mem":
-                store(st, dst, S, 0)
+                vs = [o.raw[0] for o in ops[:-1] if o.kind == "reg" and o.reg is None and re.fullmatch(r"[xyz]mm\d+", o.raw)]
+                n = {"x": 16, "y": 32, "z": 64}.get(vs[0], 0) if vs else 0
+                if re.match(r"^v?(pextrq|movq|movsd|movlp[sd]|movhp[sd])$", mn):
+                    n = 8  # one quadword of the register
+                elif re.match(r"^v?(pextrd|movd|movss|extractps)$", mn):
+                    n = 4
+                elif re.match(r"^v?pextr[bw]$", mn):
+                    n = 2
+                store(st, dst, S, n)
             if VEC_FLAGS.match(mn):
                 st.flags = S
             return
@@ -637,7 +652,7 @@ def check_function(name, insns, public_regs, clobbers, declassified=()):
             return
         if mn.startswith("cmov") and len(ops) == 2:
             a, b = load(st, ops[0]), st.get(dst.gpr()) if dst.gpr() else S
-            v = a if (a == b and st.flags == P) else (P if a == b == st.flags == P else S)
+            v = join(a, b) if st.flags == P else S
             write(st, dst, v)
             return
         if mn.startswith("set"):
