@@ -13,12 +13,20 @@ if(TARGET ecopt_be_ifma)
   if(TARGET ecopt_batch_ifma)
     list(APPEND objcode_objects "$<TARGET_OBJECTS:ecopt_batch_ifma>")
   endif()
+  # clang's code for the batch entry point takes the address of its output array with an index register
+  # (lea (%rsp,%rbx,1)), from which the checker cannot bound what a callee may write, so its spilled key counts are
+  # lost across the calls and the loop over the public n is reported. The function holds no secret itself: it
+  # hands each group of 8 keys to load_group and ladder8 (checked) and copies their outputs.
+  set(objcode_clang_skip)
+  if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+    set(objcode_clang_skip --skip "^ecopt_x25519_batch_ifma$:clang: the loop over the public n, spills not followed")
+  endif()
   file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/ct_objcode_ifma.txt
        CONTENT "$<JOIN:${objcode_objects},\n>\n")
   add_test(NAME ct.objcode_ifma
            COMMAND ${ECOPT_PYTHON3} ${ct_objcode_checker} --objdump ${ECOPT_OBJDUMP}
              --skip "^ecopt_fe_backend_available_ifma$:reads cpuid and XCR0, no secret"
-             --skip "vartime:variable time by contract, public inputs only (verification)"
+             --skip "vartime:variable time by contract, public inputs only (verification)" ${objcode_clang_skip}
              --public "^load_group$:r8:the first key of the group, public as n is"
              --public "^load_group$:r9:the key count of the group, public as n is"
              --public "^load_group$:rcx:u is NULL (the base point batch) or not, a public choice"
