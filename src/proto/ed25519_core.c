@@ -60,6 +60,10 @@ const ecopt_backend ECOPT_BE(ecopt_backend) = {
     .available = ecopt_fe_backend_available,
     .x25519 = ecopt_x25519_core,
     .x25519_base = ecopt_x25519_base_core,
+#if defined(ECOPT_FE_BACKEND_ifma) || defined(ECOPT_FE_BACKEND_ifma_emu)
+    .x25519_batch = ecopt_x25519_batch_core, /* eight keys at a time (x25519_batch_ifma.c) */
+    .x25519_base_batch = ecopt_x25519_base_batch_core,
+#endif
     .ed25519_scalarmult_base = scalarmult_base_encode,
     .ed25519_verify_vartime = verify_vartime,
     .ed25519_publickey_check_vartime = publickey_check_vartime,

@@ -1,9 +1,9 @@
 /* x25519_batch_ifma.c — batch X25519 (RFC 7748 sections 5 and 6.1) with eight independent Montgomery ladders, one
  * key per 64-bit lane of the zmm registers (src/field/ifma/fe8.h).
  *
- * Compiled twice: for AVX-512 IFMA (the functions that touch vectors carry ECOPT_V8_TARGET; a caller reaches them
- * only through a backend whose cpuid check passed), and with ECOPT_IFMA_EMULATE, the same code on plain-C lanes,
- * which runs everywhere. The two copies have the suffixes _ifma and _ifma_emu.
+ * A per-backend source of the ifma backends (the table entries x25519_batch and x25519_base_batch, backend.h): for
+ * ifma the functions that touch vectors carry ECOPT_IFMA_TARGET and are reached only once the backend's cpuid check
+ * passed; for ifma_emu (ECOPT_IFMA_EMULATE) the same code runs on plain-C lanes, everywhere.
  *
  * Each lane runs RFC 7748's ladder on its own scalar: at step t every lane takes bit t of its own scalar, and the
  * conditional swap is a lane-wise masked select on that bit, so lanes never wait on one another and nothing depends
@@ -18,13 +18,8 @@
 #include "curve/scalar.h"
 #include "ecopt/ecopt.h"
 #include "field/ifma/fe8.h"
-#include "proto/x25519_batch.h"
+#include "proto/core.h"
 
-#if defined(ECOPT_IFMA_EMULATE)
-#define BATCH_SYM(s) s##_ifma_emu
-#else
-#define BATCH_SYM(s) s##_ifma
-#endif
 
 #define MASK51 ((UINT64_C(1) << 51) - 1)
 
@@ -70,31 +65,35 @@ static void limbs_to_bytes(uint8_t s[32], const uint64_t in[5]) {
 /* One ladder step of RFC 7748 section 5 in every lane (A, AA, B, BB, E, C, D, DA, CB; a24 = 121665).
  * In: x2, z2, x3, z3 limbs < 2^61 (wide allowed), x1 < 2^52. Out: the new x2, z2, x3, z3, limbs < 2^61 (wide:
  * they are only ever added, subtracted, swapped or carried next). Each multiplication input is carried first. */
-ECOPT_V8_FN void ladderstep8(ecopt_fe8 *x2, ecopt_fe8 *z2, ecopt_fe8 *x3, ecopt_fe8 *z3, const ecopt_fe8 *x1) {
+ECOPT_IFMA_INLINE void ladderstep8(ecopt_fe8 *x2, ecopt_fe8 *z2, ecopt_fe8 *x3, ecopt_fe8 *z3, const ecopt_fe8 *x1) {
     ecopt_fe8 a, b, c, d, aa, bb, e, t;
-    ecopt_fe8_add(&a, x2, z2); /* A = x2 + z2 */
+    ecopt_fe8_add(&a, x2, z2); /* A = x2 + z2 (limbs < 2^62) */
+    ecopt_fe8_carry(&a, &a);
     ecopt_fe8_sub(&b, x2, z2); /* B = x2 - z2 */
     ecopt_fe8_add(&c, x3, z3); /* C = x3 + z3 */
-    ecopt_fe8_sub(&d, x3, z3); /* D = x3 - z3 */
-    ecopt_fe8_sq(&aa, &a);     /* AA = A^2 */
-    ecopt_fe8_sq(&bb, &b);     /* BB = B^2 */
+    ecopt_fe8_carry(&c, &c);
+    ecopt_fe8_sub(&d, x3, z3);      /* D = x3 - z3 */
+    ecopt_fe8_sq(&aa, &a);          /* AA = A^2 */
+    ecopt_fe8_sq(&bb, &b);          /* BB = B^2 */
     ecopt_fe8_mul_wide(&d, &d, &a); /* DA = D * A */
     ecopt_fe8_mul_wide(&c, &c, &b); /* CB = C * B */
     ecopt_fe8_sub(&e, &aa, &bb);    /* E = AA - BB */
-    ecopt_fe8_add(&a, &d, &c);      /* DA + CB */
-    ecopt_fe8_sub(&b, &d, &c);      /* DA - CB */
-    ecopt_fe8_sq_wide(x3, &a);      /* x3 = (DA + CB)^2 */
-    ecopt_fe8_sq(&b, &b);
-    ecopt_fe8_mul_wide(z3, x1, &b); /* z3 = x1 * (DA - CB)^2 */
+    ecopt_fe8_add(&a, &d, &c);      /* DA + CB (< 2^62) */
+    ecopt_fe8_carry(&a, &a);
+    ecopt_fe8_sub(&b, &d, &c);        /* DA - CB */
+    ecopt_fe8_sq_wide(x3, &a);        /* x3 = (DA + CB)^2 */
+    ecopt_fe8_sq(&b, &b);             /* (DA - CB)^2 */
+    ecopt_fe8_mul_wide(z3, x1, &b);   /* z3 = x1 * (DA - CB)^2 */
     ecopt_fe8_mul_wide(x2, &aa, &bb); /* x2 = AA * BB */
-    ecopt_fe8_mul_small(&t, &e, 121665); /* a24 * E, limbs < 2^53 */
-    ecopt_fe8_add(&t, &aa, &t);          /* AA + a24 * E */
-    ecopt_fe8_mul_wide(z2, &e, &t);      /* z2 = E * (AA + a24 * E) */
+    ecopt_fe8_mul_small_wide(&t, &e, ecopt_v8_set1(121665)); /* a24 * E, limbs < 2^53 */
+    ecopt_fe8_add(&t, &aa, &t);                                /* AA + a24 * E, < 2^54 */
+    ecopt_fe8_carry(&t, &t);
+    ecopt_fe8_mul_wide(z2, &e, &t); /* z2 = E * (AA + a24 * E) */
 }
 
 /* out[j] = X25519 ladder result x2 / z2 for lane j, from clamped scalars k[j] and u limbs ul[i][j] (< 2^51).
  * Time: constant in k and u: the scalars' bits only become lane masks. */
-static __attribute__((noinline)) ECOPT_V8_TARGET void ladder8(uint8_t out[8][32], const uint8_t k[8][32],
+static __attribute__((noinline)) ECOPT_IFMA_TARGET void ladder8(uint8_t out[8][32], const uint8_t k[8][32],
                                                               const uint64_t ul[5][8]) {
     uint64_t kw[4][8], xl[5][8];
     for (int j = 0; j < 8; j++)
@@ -119,8 +118,8 @@ static __attribute__((noinline)) ECOPT_V8_TARGET void ladder8(uint8_t out[8][32]
     ecopt_v8 m = ecopt_v8_sub(zero, swap);
     ecopt_fe8_cswap(m, &x2, &x3);
     ecopt_fe8_cswap(m, &z2, &z3);
-    ecopt_fe8_carry(&x2);
-    ecopt_fe8_carry(&z2);
+    ecopt_fe8_carry(&x2, &x2);
+    ecopt_fe8_carry(&z2, &z2);
     ecopt_fe8_invert(&z2, &z2); /* 0 where z2 = 0 (u of small order): the output is then 0 */
     ecopt_fe8_mul(&x2, &x2, &z2);
     for (int i = 0; i < 5; i++) ecopt_v8_store(xl[i], x2.l[i]);
@@ -153,7 +152,7 @@ static void load_group(uint8_t k[8][32], uint64_t ul[5][8], const uint8_t *scala
     }
 }
 
-int BATCH_SYM(ecopt_x25519_batch)(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status) {
+int ecopt_x25519_batch_core(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status) {
     int rc = ECOPT_OK;
     for (size_t base = 0; base < n; base += 8) {
         size_t m = n - base < 8 ? n - base : 8; /* the key count is public */
@@ -181,7 +180,7 @@ int BATCH_SYM(ecopt_x25519_batch)(uint8_t *out, const uint8_t *scalars, const ui
 /* The same ladder on u = 9: 255 steps in eight lanes cost less per key than the fixed-base comb of one key. The
  * result is never zero: a clamped scalar is 8 m with m < 2^252 < l, so [k] of the base point (order l) is not the
  * identity. */
-void BATCH_SYM(ecopt_x25519_base_batch)(uint8_t *pub, const uint8_t *scalars, size_t n) {
+void ecopt_x25519_base_batch_core(uint8_t *pub, const uint8_t *scalars, size_t n) {
     for (size_t base = 0; base < n; base += 8) {
         size_t m = n - base < 8 ? n - base : 8;
         uint8_t k[8][32], o[8][32];

@@ -1,16 +1,13 @@
-/* test_batch.c — proto.batch.<backend>, proto.batch_core.<copy>: batch X25519 against single calls and libsodium.
+/* test_batch.c — proto.batch.<backend>: ecopt_x25519_batch and ecopt_x25519_base_batch against single calls and
+ * libsodium, on the backend ECOPT_BACKEND names (every backend: those without batch code loop over their single
+ * calls, ifma and ifma_emu run eight ladders in the vector lanes; ifma is a skip where the CPU lacks it).
  *
- * Usage: test_batch [--seed N] api | core-ifma | core-ifma_emu
- *   api            ecopt_x25519_batch and ecopt_x25519_base_batch on the backend ECOPT_BACKEND names (so every
- *                  backend: those without batch code loop over their single calls, the others run their own)
- *   core-ifma      the 8-lane code of src/proto/x25519_batch_ifma.c called directly, AVX-512 IFMA copy: exit 77
- *                  (a skip, never a pass) where cpuid does not report AVX512F, AVX512VL and AVX512IFMA
- *   core-ifma_emu  the same with the instructions emulated in plain C: runs on every CPU
- * Each mode runs the same cases:
+ * Usage: test_batch [--seed N]
+ * Cases:
  *   random         n = 0..20, 63, 64, 65, 100 keys of random bit density (u with the top bit set, u >= p and twist
- *                  points occur): every output and status equal to single ecopt_x25519 calls (on the default
- *                  backend: an independent implementation for core-*) and to libsodium's crypto_scalarmult; the
- *                  return code; nothing written past key n - 1; the base batch against ecopt_x25519_base and
+ *                  points occur): every output and status equal to single ecopt_x25519 calls and to libsodium's
+ *                  crypto_scalarmult (the independent oracle); the return code; nothing written past key n - 1;
+ *                  status NULL gives the same; the base batch against ecopt_x25519_base and
  *                  crypto_scalarmult_base; n = 0 with NULL pointers returns ECOPT_OK
  *   rfc7748        section 5.2's two vectors at every lane position of a 9-key batch; section 6.1's public keys
  *                  by the base batch and by the batch with u = 9, the shared secret both ways (vectors read in
@@ -18,11 +15,10 @@
  *   wycheproof     wycheproof/x25519_test.json, all 518 cases as one batch: valid equal; all-zero expected output
  *                  -> status ECOPT_ERR_SMALL_ORDER and zero bytes; acceptable either equal or rejected with zeros;
  *                  the return code ECOPT_ERR_SMALL_ORDER (some outputs are zero), with status NULL too
- *   small_order    u = 0, 1, p (= 0 mod p) and 2^255 - 1 ... each at every position of a 17-key batch among random
+ *   small_order    u = 0, 1, p (0 mod p) and p + 1 (1 mod p) each at every position of a 17-key batch among random
  *                  keys: that key alone fails, the others equal their single calls
  *   alias          out == scalars and out == u (batch), pub == scalars (base batch), for 13 keys
  * Prints its seed; a failure prints the key's hex. */
-#include <cpuid.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,22 +30,8 @@
 #include "testutil.h"
 #include "tu_backend.h"
 
-/* The direct entries (src/proto/x25519_batch.h; the tests link the static library). */
-int ecopt_x25519_batch_ifma(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status);
-int ecopt_x25519_batch_ifma_emu(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status);
-void ecopt_x25519_base_batch_ifma(uint8_t *pub, const uint8_t *scalars, size_t n);
-void ecopt_x25519_base_batch_ifma_emu(uint8_t *pub, const uint8_t *scalars, size_t n);
-
-typedef int (*batch_fn)(uint8_t *, const uint8_t *, const uint8_t *, size_t, int *);
-typedef int (*base_batch_fn)(uint8_t *, const uint8_t *, size_t);
-
-static batch_fn batch;
-static void (*core_base)(uint8_t *, const uint8_t *, size_t);
-static int base_via_core(uint8_t *pub, const uint8_t *scalars, size_t n) {
-    core_base(pub, scalars, n);
-    return ECOPT_OK;
-}
-static base_batch_fn base_batch;
+static int (*batch)(uint8_t *, const uint8_t *, const uint8_t *, size_t, int *);
+static int (*base_batch)(uint8_t *, const uint8_t *, size_t);
 static const char *label = "";
 
 #define GUARD 64 /* bytes after the n keys of an output that must stay untouched */
@@ -295,42 +277,17 @@ static void run_alias(tu_rng *r) {
     printf("alias: out == scalars, out == u, pub == scalars\n");
 }
 
-static int cpu_has_ifma(void) {
-    unsigned a, b, c, d;
-    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
-    int feats = (b >> 16 & 1) && (b >> 21 & 1) && (b >> 31 & 1); /* AVX512F, AVX512IFMA, AVX512VL */
-    if (!feats || !__get_cpuid(1, &a, &b, &c, &d) || !(c >> 27 & 1)) return 0; /* OSXSAVE */
-    unsigned lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    return (lo & 0xe6) == 0xe6; /* XCR0: SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM state enabled */
-}
-
 int main(int argc, char **argv) {
     tu_opts o;
     tu_parse_opts(&o, argc, argv, 1);
-    const char *mode = o.argc > 0 ? o.argv[0] : "";
-    if (sodium_init() < 0) tu_fail("sodium_init failed"), exit(1);
-    if (strcmp(mode, "api") == 0) {
-        tu_check_library_backend();
-        batch = ecopt_x25519_batch;
-        base_batch = ecopt_x25519_base_batch;
-    } else if (strcmp(mode, "core-ifma") == 0) {
-        if (!cpu_has_ifma()) {
-            printf("SKIP: this CPU (or OS) has no AVX-512F, VL and IFMA\n");
-            return 77;
-        }
-        batch = ecopt_x25519_batch_ifma;
-        core_base = ecopt_x25519_base_batch_ifma;
-        base_batch = base_via_core;
-    } else if (strcmp(mode, "core-ifma_emu") == 0) {
-        batch = ecopt_x25519_batch_ifma_emu;
-        core_base = ecopt_x25519_base_batch_ifma_emu;
-        base_batch = base_via_core;
-    } else {
-        fprintf(stderr, "usage: test_batch [--seed N] api | core-ifma | core-ifma_emu\n");
+    if (o.argc != 0) {
+        fprintf(stderr, "usage: test_batch [--seed N] [--iters N] (ECOPT_BACKEND names the backend)\n");
         return 2;
     }
-    printf("mode %s, single calls on backend %s\n", mode, ecopt_backend_name());
+    if (sodium_init() < 0) tu_fail("sodium_init failed"), exit(1);
+    tu_check_library_backend();
+    batch = ecopt_x25519_batch;
+    base_batch = ecopt_x25519_base_batch;
     tu_rng r;
     tu_rng_seed(&r, o.seed);
     run_random(&r);
