@@ -482,9 +482,9 @@ def check_function(name, insns, public_regs, clobbers, declassified=()):
                 st.slots[(k, size)] = v
         else:
             b = st.get(ALIAS[op.base]) if op.base in ALIAS else S
-            if op.base == "rsp" or op.base == "rbp":
+            if op.base == "rsp" or (op.base == "rbp" and b in (("A", "rsp"), ANY)):
                 st.slots = {}  # a store into the frame not followed: forget what the slots hold
-            elif b == ("A", "rsp"):
+            elif b in (("A", "rsp"), ANY):
                 forget_escaped(st)
 
     def write(st, op, v):
