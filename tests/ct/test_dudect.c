@@ -3,8 +3,8 @@
  *
  * Usage: test_dudect OP [--measurements N] [--seed S]   (the backend: ECOPT_BACKEND, as every per-backend test)
  *        test_dudect leak [--measurements N]            (the control: a deliberately leaky comparison)
- * OP: x25519 (secret scalar, fixed public u), x25519_base, x25519_batch (8 secret scalars in one call, when the
- * library has the batch API), keygen (Ed25519 key generation from a secret seed), sign (Ed25519, a secret key object,
+ * OP: x25519 (secret scalar, fixed public u), x25519_base, x25519_batch (8 secret scalars in one call, one group of
+ * the 8-lane ladder on ifma), keygen (Ed25519 key generation from a secret seed), sign (Ed25519, a secret key object,
  * a fixed 64-byte message).
  *
  * Method, as the paper's: two classes of secret inputs, class 0 one fixed value (all-zero bytes: a scalar with the
@@ -107,7 +107,6 @@ static void op_x25519_base(input *in) {
     sink ^= (uint8_t)ecopt_x25519_base(out, in->secret);
     sink ^= out[0];
 }
-#if defined(ECOPT_TESTS_HAVE_BATCH)
 static uint8_t batch_u[32 * BATCH_N];
 static void op_x25519_batch(input *in) {
     uint8_t out[32 * BATCH_N];
@@ -115,7 +114,6 @@ static void op_x25519_batch(input *in) {
     sink ^= (uint8_t)ecopt_x25519_batch(out, in->secret, batch_u, BATCH_N, st);
     sink ^= out[0];
 }
-#endif
 static void op_keygen(input *in) {
     ecopt_ed25519_secretkey sk;
     uint8_t pub[32];
@@ -146,9 +144,7 @@ typedef struct {
 static const target targets[] = {
     {"x25519", prep_none, op_x25519, 32, 200000},
     {"x25519_base", prep_none, op_x25519_base, 32, 200000},
-#if defined(ECOPT_TESTS_HAVE_BATCH)
     {"x25519_batch", prep_none, op_x25519_batch, 32 * BATCH_N, 50000},
-#endif
     {"keygen", prep_none, op_keygen, 32, 200000},
     {"sign", prep_sk, op_sign, 32, 200000},
 };
@@ -187,13 +183,8 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
         if (!strcmp(opname, targets[i].name)) t = &targets[i];
     if (!t) {
-        fprintf(stderr, "test_dudect: %s: no such operation (x25519, x25519_base,%s keygen, sign, leak)\n", opname,
-#if defined(ECOPT_TESTS_HAVE_BATCH)
-                " x25519_batch,"
-#else
-                ""
-#endif
-        );
+        fprintf(stderr, "test_dudect: %s: no such operation (x25519, x25519_base, x25519_batch, keygen, sign, leak)\n",
+                opname);
         return 2;
     }
     if (!is_leak) tu_check_library_backend(); /* 77 when this CPU lacks ECOPT_BACKEND */
@@ -215,9 +206,7 @@ int main(int argc, char **argv) {
     uint8_t s[32];
     rnd_bytes(s, 32);
     if (ecopt_x25519_base(pub_u, s) != ECOPT_OK) return 1;
-#if defined(ECOPT_TESTS_HAVE_BATCH)
     for (int i = 0; i < BATCH_N; i++) memcpy(batch_u + 32 * i, pub_u, 32);
-#endif
     rnd_bytes(msg, sizeof msg);
     memset(leak_ref, 0, sizeof leak_ref);
 
