@@ -486,6 +486,156 @@ static int out_dir_check(const char *dir, char *why, size_t n) {
     return 0;
 }
 
+/* ---- batch X25519: ticks per key of ecopt_x25519_batch and ecopt_x25519_base_batch at n = 8, 64, 256 ------------
+ * For each n and each of the two operations, every available backend's batch entry (the 8-lane ladders on ifma; the
+ * others make n single calls, as the library's dispatcher does) and, as the references, n single calls of libsodium
+ * and of s2n-bignum, interleaved in a fresh random order each round; one sample = one call over n keys / n. The
+ * ratios are to s2n-bignum's and libsodium's single calls in the same rounds. */
+#define BATCH_MAXN 256
+#define BATCH_NN 3
+#define BATCH_MAXIMPL (MAXIMPL + 2)
+static const size_t batch_ns[BATCH_NN] = {8, 64, 256};
+static uint8_t bt_scal[BATCH_MAXN * 32], bt_u[BATCH_MAXN * 32], bt_out[BATCH_MAXN * 32];
+static int bt_status[BATCH_MAXN];
+
+typedef struct {
+    char name[40];
+    const ecopt_backend *be; /* NULL: a reference (kind 1 libsodium, 2 s2n-bignum) */
+    int kind;
+} batch_impl;
+
+static struct {
+    size_t nimpl, k_sodium, k_s2n;
+    batch_impl impls[BATCH_MAXIMPL];
+    double med[2][BATCH_NN][BATCH_MAXIMPL], spread[2][BATCH_NN][BATCH_MAXIMPL];
+    usage_mark use;
+    int rounds;
+} bt;
+
+/* one call over n keys: op 0 X25519 (variable base), 1 base point */
+static void batch_run(const batch_impl *im, int op, size_t n) {
+    if (im->be) {
+        const ecopt_backend *be = im->be;
+        if (op == 0) {
+            if (be->x25519_batch) {
+                if (be->x25519_batch(bt_out, bt_scal, bt_u, n, bt_status) != ECOPT_OK) die("ecopt x25519_batch failed");
+            } else {
+                for (size_t i = 0; i < n; i++)
+                    if (be->x25519(bt_out + 32 * i, bt_scal + 32 * i, bt_u + 32 * i) != ECOPT_OK) die("ecopt x25519");
+            }
+        } else if (be->x25519_base_batch) {
+            be->x25519_base_batch(bt_out, bt_scal, n);
+        } else {
+            for (size_t i = 0; i < n; i++) be->x25519_base(bt_out + 32 * i, bt_scal + 32 * i);
+        }
+    } else if (im->kind == 1) {
+        for (size_t i = 0; i < n; i++)
+            if ((op == 0 ? crypto_scalarmult(bt_out + 32 * i, bt_scal + 32 * i, bt_u + 32 * i)
+                         : crypto_scalarmult_base(bt_out + 32 * i, bt_scal + 32 * i)) != 0)
+                die("libsodium x25519 failed");
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            if (op == 0) {
+                if (bench_s2n_x25519(bt_out + 32 * i, bt_scal + 32 * i, bt_u + 32 * i) != 0) die("s2n-bignum x25519");
+            } else {
+                bench_s2n_x25519_base(bt_out + 32 * i, bt_scal + 32 * i);
+            }
+        }
+    }
+    sink ^= bt_out[0];
+}
+
+/* the batch section's measurements, with its own disturbance marks; each backend's batch results are checked against
+ * libsodium's first (a batch that computed something else would be timed for nothing) */
+static void batch_measure(const ecopt_backend *const *bes, size_t nbe, int have_s2n, int rounds) {
+    bt.nimpl = 0;
+    for (size_t b = 0; b < nbe && bt.nimpl < BATCH_MAXIMPL - 2; b++)
+        if (bes[b]->available() && !strstr(bes[b]->name, "_emu")) {
+            snprintf(bt.impls[bt.nimpl].name, sizeof bt.impls[0].name, "ecopt-%s", bes[b]->name);
+            bt.impls[bt.nimpl++].be = bes[b];
+        }
+    bt.k_sodium = bt.nimpl;
+    bt.impls[bt.nimpl++] = (batch_impl){"libsodium (n calls)", NULL, 1};
+    bt.k_s2n = have_s2n ? bt.nimpl : (size_t)-1;
+    if (have_s2n) bt.impls[bt.nimpl++] = (batch_impl){"s2n-bignum (n calls)", NULL, 2};
+    randombytes_buf(bt_scal, sizeof bt_scal);
+    for (size_t i = 0; i < BATCH_MAXN; i++) {
+        uint8_t peer[32];
+        randombytes_buf(peer, 32);
+        crypto_scalarmult_base(bt_u + 32 * i, peer);
+    }
+    static uint8_t want[BATCH_MAXN * 32];
+    for (int op = 0; op < 2; op++) {
+        batch_run(&bt.impls[bt.k_sodium], op, BATCH_MAXN);
+        memcpy(want, bt_out, sizeof want);
+        for (size_t k = 0; k < bt.nimpl; k++) {
+            memset(bt_out, 0, sizeof bt_out);
+            batch_run(&bt.impls[k], op, 11); /* a group and a tail */
+            if (memcmp(bt_out, want, 32 * 11) != 0) die("a batch X25519 differs from libsodium's single calls");
+        }
+    }
+    bt.rounds = rounds < 51 ? rounds : 51; /* n = 256: the rounds cost 256 calls each */
+    static double samples[BATCH_MAXIMPL][MAXROUNDS];
+    int order[BATCH_MAXIMPL];
+    usage_mark start;
+    usage_now(&start);
+    for (int op = 0; op < 2; op++)
+        for (int j = 0; j < BATCH_NN; j++) {
+            size_t n = batch_ns[j];
+            for (size_t k = 0; k < bt.nimpl; k++) batch_run(&bt.impls[k], op, n); /* warm up */
+            for (int r = 0; r < bt.rounds; r++) {
+                shuffled_order(order, bt.nimpl);
+                for (size_t k = 0; k < bt.nimpl; k++) {
+                    uint64_t t0 = ticks();
+                    batch_run(&bt.impls[order[k]], op, n);
+                    uint64_t t1 = ticks();
+                    samples[order[k]][r] = (double)(t1 - t0) / (double)n;
+                }
+            }
+            for (size_t k = 0; k < bt.nimpl; k++)
+                bt.med[op][j][k] = median(samples[k], bt.rounds, &bt.spread[op][j][k]);
+        }
+    usage_since(&start, &bt.use);
+}
+
+/* the disturbed batch rows into the warning (the rule of the other sections) */
+static void batch_warn(char *warning, size_t cap) {
+    if (section_disturbed(&bt.use)) {
+        warn_add(warning, cap, "batch table, all rows (wall %.0f ms, CPU %.0f ms, %ld involuntary switches)",
+                 bt.use.wall * 1e3, bt.use.cpu * 1e3, bt.use.nivcsw);
+        return;
+    }
+    for (int op = 0; op < 2; op++)
+        for (int j = 0; j < BATCH_NN; j++)
+            for (size_t k = 0; k < bt.nimpl; k++)
+                if (row_disturbed(&bt.use, bt.spread[op][j][k], bt.rounds))
+                    warn_add(warning, cap, "batch %s n = %zu / %s (spread %.3f)", op ? "base point" : "X25519",
+                             batch_ns[j], bt.impls[k].name, bt.spread[op][j][k]);
+}
+
+static void batch_report(FILE *md, double tpc) {
+    printf("\n%-22s %5s %-22s %12s %12s %9s %9s %7s\n", "batch (per key)", "n", "impl", "ticks/key", "cycles/key",
+           "vs sodium", "vs s2n", "spread");
+    fprintf(md, "\n## Batch X25519: ticks per key\n\n`ecopt_x25519_batch` and `ecopt_x25519_base_batch` over n keys "
+                "(%d rounds, interleaved in random order; one sample = one call / n); libsodium and s2n-bignum: n single "
+                "calls. Ratios to their single calls in the same rounds.\n\n"
+                "| operation | n | implementation | ticks per key | cycles per key | ratio vs libsodium | "
+                "ratio vs s2n-bignum | spread |\n|---|---:|---|---:|---:|---:|---:|---:|\n",
+            bt.rounds);
+    for (int op = 0; op < 2; op++)
+        for (int j = 0; j < BATCH_NN; j++)
+            for (size_t k = 0; k < bt.nimpl; k++) {
+                const char *opn = op ? "X25519 base point batch" : "X25519 batch";
+                double m = bt.med[op][j][k];
+                char vs_s2n[16] = "n/a";
+                if (bt.k_s2n != (size_t)-1) snprintf(vs_s2n, sizeof vs_s2n, "%.3f", m / bt.med[op][j][bt.k_s2n]);
+                printf("%-22s %5zu %-22s %12.0f %12.0f %9.3f %9s %7.3f\n", k ? "" : opn, batch_ns[j], bt.impls[k].name,
+                       m, m / tpc, m / bt.med[op][j][bt.k_sodium], vs_s2n, bt.spread[op][j][k]);
+                fprintf(md, "| %s | %zu | %s | %.0f | %.0f | %.3f | %s | %.3f |\n", opn, batch_ns[j], bt.impls[k].name,
+                        m, m / tpc, m / bt.med[op][j][bt.k_sodium], vs_s2n, bt.spread[op][j][k]);
+            }
+}
+
 int main(int argc, char **argv) {
     int rounds = 31, batch = 8, cpu = -1;
     const char *outdir = "."; /* the current directory, as a command-line tool's output; make bench gives --out */
@@ -558,8 +708,9 @@ int main(int argc, char **argv) {
     impl impls[MAXIMPL];
     size_t nbe, nimpl = 0;
     const ecopt_backend *const *bes = ecopt_backend_all(&nbe);
-    for (size_t b = 0; b < nbe && nimpl < MAXIMPL - 2; b++)
-        if (bes[b]->available()) {
+    /* the emulation backends (ifma_emu) are the real code's test build, slower by far: not timed */
+    for (size_t b = 0; b < nbe && nimpl < MAXIMPL - 3; b++)
+        if (bes[b]->available() && !strstr(bes[b]->name, "_emu")) {
             snprintf(impls[nimpl].name, sizeof impls[nimpl].name, "ecopt-%s", bes[b]->name);
             impls[nimpl].be = bes[b];
             nimpl++;
@@ -665,6 +816,7 @@ int main(int argc, char **argv) {
     }
     for (size_t k = 0; k < NFE; k++) fe_med[k] = median(samples[k], rounds, &fe_spread[k]);
     usage_since(&sec_start, &fe_use);
+    batch_measure(bes, nbe, have_s2n, rounds);
     usage_since(&run_start, &run_use);
 
     /* Disturbance (the rule above): the rows to name, by section */
@@ -686,6 +838,7 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < NFE; k++)
             if (row_disturbed(&fe_use, fe_spread[k], rounds))
                 warn_add(warning, sizeof warning, "%s (spread %.3f)", fe_impls[k].name, fe_spread[k]);
+    batch_warn(warning, sizeof warning);
     char run_text[300];
     snprintf(run_text, sizeof run_text,
              "run: wall %.2f s, CPU %.2f s (user + system), %ld involuntary context switches while measuring",
@@ -742,6 +895,7 @@ int main(int argc, char **argv) {
         printf("%-26s %10.2f %16.3f %8.3f\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
         fprintf(md, "| %s | %.2f | %.3f | %.3f |\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
     }
+    batch_report(md, tpc);
     printf("\n%s\n", run_text);
     if (warning[0])
         printf("warning: disturbed measurement (the CPU was taken by others; rule in --help), these rows are not "

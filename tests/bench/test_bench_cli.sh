@@ -94,6 +94,13 @@ grep -qE '^cpu: .*\(family [0-9]+, model [0-9]+, stepping [0-9]+; AVX-512 IFMA (
 grep -qE '1 core cycle = (0\.[1-9]|[1-4]\.)[0-9]* TSC ticks \(a chain of dependent adds' "$tmp/out" ||
     fail "the run does not give the ticks per core cycle (in 0.1-5): $(grep -m1 'tick rate' "$tmp/out")"
 grep -qE '^s2n-bignum: ' "$tmp/out" || fail "the run does not say what the s2n-bignum rows are"
+# the batch table: ticks per key at n = 8, 64, 256 for X25519 and the base point, with libsodium's n single calls
+for n in 8 64 256; do
+    grep -qE "^\| X25519 batch \| $n \| ecopt-[a-z0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9.]+ \| (n/a|[0-9.]+) \| [0-9.]+ \|$" \
+        "$tmp/res/bench.md" || fail "bench.md has no X25519 batch row at n = $n"
+    grep -qE "^\| X25519 base point batch \| $n \| libsodium \(n calls\) \| [0-9]+ \| [0-9]+ \| 1\.000 \| " \
+        "$tmp/res/bench.md" || fail "bench.md has no base point batch reference row at n = $n"
+done
 if grep -q '^s2n-bignum: X25519' "$tmp/out"; then
     grep -qE '^\| X25519 \(variable base\) \| s2n-bignum \| [0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9.]+ \| 1\.000 \| ' \
         "$tmp/res/bench.md" || fail "s2n-bignum is built in but bench.md has no s2n-bignum X25519 row at ratio 1.000"
