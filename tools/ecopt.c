@@ -261,6 +261,11 @@ static int backend_init(void)
                             "backend not compiled in (compiled in: %s; adx and adx51 need an x86-64 build with "
                             "cmake -DECOPT_ADX=ON, the default)",
                             list);
+        if (strcmp(env, "ifma") == 0 || strcmp(env, "ifma_emu") == 0)
+            return cli_fail(CLI_USAGE, what,
+                            "backend not compiled in (compiled in: %s; ifma needs an x86-64 build with "
+                            "cmake -DECOPT_IFMA=ON, ifma_emu a 64-bit one with -DECOPT_IFMA_EMU=ON)",
+                            list);
         /* the 4 x 64 backend was once called adx4 (and adx meant what is now adx51): a hint, in every build */
         return cli_fail(CLI_USAGE, what, "unknown backend (compiled in: %s)%s", list,
                         strcmp(env, "adx4") != 0  ? ""

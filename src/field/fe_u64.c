@@ -105,7 +105,8 @@ static inline __attribute__((always_inline)) void reduce_wide(ecopt_fe *h, u128 
 }
 
 #if !defined(ECOPT_FE_BACKEND_adx51) /* adx51: multiply and square are the .S files (fe_adx51.h) */
-static inline __attribute__((always_inline)) void fe_mul_handwritten(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
+/* unused: the ifma backends' copy has no caller of these two unless built with ECOPT_FE_U64_HANDWRITTEN */
+static inline __attribute__((always_inline, unused)) void fe_mul_handwritten(ecopt_fe *h, const ecopt_fe *f, const ecopt_fe *g) {
     uint64_t f0 = f->v[0], f1 = f->v[1], f2 = f->v[2], f3 = f->v[3], f4 = f->v[4];
     uint64_t g0 = g->v[0], g1 = g->v[1], g2 = g->v[2], g3 = g->v[3], g4 = g->v[4];
     uint64_t g1_19 = 19 * g1, g2_19 = 19 * g2, g3_19 = 19 * g3, g4_19 = 19 * g4;
@@ -133,7 +134,7 @@ static inline __attribute__((always_inline)) void sq_coeffs(const ecopt_fe *f, u
 }
 
 #if !defined(ECOPT_FE_BACKEND_adx51)
-static inline __attribute__((always_inline)) void fe_sq_handwritten(ecopt_fe *h, const ecopt_fe *f) {
+static inline __attribute__((always_inline, unused)) void fe_sq_handwritten(ecopt_fe *h, const ecopt_fe *f) {
     u128 c[5];
     sq_coeffs(f, c);
     reduce_wide(h, c[0], c[1], c[2], c[3], c[4]);

@@ -92,7 +92,7 @@ t_usage_binary_to_terminal() {
 t_usage_unknown_backend() {
     fixture
     export ECOPT_BACKEND=no-such-backend
-    expect 2 "^ecopt sign: ECOPT_BACKEND=no-such-backend: unknown backend \(compiled in: [a-z0-9 ]+\)$" \
+    expect 2 "^ecopt sign: ECOPT_BACKEND=no-such-backend: unknown backend \(compiled in: [a-z0-9_ ]+\)$" \
         "$ECOPT" sign -k ed.pem -i msg -o out.sig
     expect 2 "^ecopt version: ECOPT_BACKEND=no-such-backend: unknown backend" "$ECOPT" version
     [ ! -s out.txt ] || fail "version printed on stdout with an unknown backend: $(<out.txt)"
@@ -125,13 +125,13 @@ t_usage_backend_renamed() {
     list=$(unset ECOPT_BACKEND; "$ECOPT" version | sed -n 's/^compiled in: //p')
     case " $list " in
     *" adx "*) ECOPT_BACKEND=adx4 expect 2 \
-        "^ecopt version: ECOPT_BACKEND=adx4: unknown backend \(compiled in: [a-z0-9 ]+\); adx4 was renamed adx$" \
+        "^ecopt version: ECOPT_BACKEND=adx4: unknown backend \(compiled in: [a-z0-9_ ]+\); adx4 was renamed adx$" \
         "$ECOPT" version ;;
     *) ECOPT_BACKEND=adx4 expect 2 \
-        "^ecopt version: ECOPT_BACKEND=adx4: unknown backend \(compiled in: [a-z0-9 ]+\); adx4 was renamed adx, which this build left out$" \
+        "^ecopt version: ECOPT_BACKEND=adx4: unknown backend \(compiled in: [a-z0-9_ ]+\); adx4 was renamed adx, which this build left out$" \
         "$ECOPT" version ;;
     esac
-    ECOPT_BACKEND=adx5 expect 2 "^ecopt version: ECOPT_BACKEND=adx5: unknown backend \(compiled in: [a-z0-9 ]+\)$" \
+    ECOPT_BACKEND=adx5 expect 2 "^ecopt version: ECOPT_BACKEND=adx5: unknown backend \(compiled in: [a-z0-9_ ]+\)$" \
         "$ECOPT" version
 }
 
@@ -145,7 +145,7 @@ t_usage_backend_not_compiled() {
         case " $list " in
         *" $n "*) ;;
         *) ECOPT_BACKEND=$n expect 2 \
-            "^ecopt version: ECOPT_BACKEND=$n: backend not compiled in \(compiled in: [a-z0-9 ]+; adx and adx51 need" \
+            "^ecopt version: ECOPT_BACKEND=$n: backend not compiled in \(compiled in: [a-z0-9_ ]+; adx and adx51 need" \
             "$ECOPT" version ;;
         esac
     done

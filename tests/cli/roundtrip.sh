@@ -371,7 +371,7 @@ t_version() {
     ok "$ECOPT" version
     grep -Eq "^ecopt [0-9]+\.[0-9]+\.[0-9]+$" out.txt || fail "no version line: $(<out.txt)"
     grep -Eq "^backend: [a-z0-9]+$" out.txt || fail "no backend line"
-    grep -Eq "^compiled in: [a-z0-9 ]+$" out.txt || fail "no backend list"
+    grep -Eq "^compiled in: [a-z0-9_ ]+$" out.txt || fail "no backend list"
     ok "$ECOPT" --version
 }
 

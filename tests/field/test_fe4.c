@@ -8,8 +8,9 @@
  * (from the exact integer of the input limbs), and its limbs against the output bound fe4.h promises (carried, wide),
  * so an input bound that a caller relies on but the arithmetic does not deliver shows up here. Skips (77) where the
  * backend's CPU test fails (ifma without AVX-512 IFMA). */
+#include <stdio.h> /* before gmp.h, which declares gmp_fprintf only after stdio.h */
+
 #include <gmp.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
