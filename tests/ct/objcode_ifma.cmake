@@ -1,6 +1,7 @@
 # ct.objcode_ifma: scripts/check-ct-objdump.py over the real (AVX-512 IFMA) build of the ifma backend's own code,
-# which valgrind cannot run: the objects of its sources named *_ifma.c (the 4-way ladder, the 8-way batch ladder
-# and inversion, the vector field arithmetic inlined into them). The rest of the backend's objects are the generic
+# which valgrind cannot run: the objects of its sources named *_ifma.c or kept in an ifma/ folder (the 4-way
+# ladder, the 8-way batch ladder and inversion, the four-lane point code, the vector field arithmetic inlined into
+# them). The rest of the backend's objects are the generic
 # sources every backend compiles (ge.c, fe_u64.c, ...), covered under valgrind by ct.secret.ifma_emu and the other
 # backends' ct tests. Included from tests/CMakeLists.txt.
 #
@@ -9,7 +10,7 @@
 # its reason, and printed by every run. --expect-functions names the secret-taking functions that must be among those
 # checked, so that a rename cannot empty the check.
 if(TARGET ecopt_be_ifma)
-  set(objcode_objects "$<FILTER:$<TARGET_OBJECTS:ecopt_be_ifma>,INCLUDE,_ifma\\.c\\.o$>")
+  set(objcode_objects "$<FILTER:$<TARGET_OBJECTS:ecopt_be_ifma>,INCLUDE,(_ifma\\.c|/ifma/[^/]*\\.c)\\.o$>")
   if(TARGET ecopt_batch_ifma)
     list(APPEND objcode_objects "$<TARGET_OBJECTS:ecopt_batch_ifma>")
   endif()
