@@ -67,22 +67,29 @@ static void limbs_to_bytes(uint8_t s[32], const uint64_t in[5]) {
  * they are only ever added, subtracted, swapped or carried next). Each multiplication input is carried first. */
 ECOPT_IFMA_INLINE void ladderstep8(ecopt_fe8 *x2, ecopt_fe8 *z2, ecopt_fe8 *x3, ecopt_fe8 *z3, const ecopt_fe8 *x1) {
     ecopt_fe8 a, b, c, d, aa, bb, e, t;
+    /* The four squarings take tight inputs (ecopt_fe8_carry_tight, for ecopt_fe8_sq_tight_wide's doubled operands);
+     * the other multiplication inputs are carried. */
     ecopt_fe8_add(&a, x2, z2); /* A = x2 + z2 (limbs < 2^62) */
-    ecopt_fe8_carry(&a, &a);
-    ecopt_fe8_sub(&b, x2, z2); /* B = x2 - z2 */
+    ecopt_fe8_carry_tight(&a, &a);
+    ecopt_fe8_sub_wide(&b, x2, z2); /* B = x2 - z2 */
+    ecopt_fe8_carry_tight(&b, &b);
     ecopt_fe8_add(&c, x3, z3); /* C = x3 + z3 */
     ecopt_fe8_carry(&c, &c);
-    ecopt_fe8_sub(&d, x3, z3);      /* D = x3 - z3 */
-    ecopt_fe8_sq(&aa, &a);          /* AA = A^2 */
-    ecopt_fe8_sq(&bb, &b);          /* BB = B^2 */
+    ecopt_fe8_sub(&d, x3, z3); /* D = x3 - z3 */
+    ecopt_fe8_sq_tight_wide(&aa, &a); /* AA = A^2 */
+    ecopt_fe8_carry(&aa, &aa);
+    ecopt_fe8_sq_tight_wide(&bb, &b); /* BB = B^2 */
+    ecopt_fe8_carry(&bb, &bb);
     ecopt_fe8_mul_wide(&d, &d, &a); /* DA = D * A */
     ecopt_fe8_mul_wide(&c, &c, &b); /* CB = C * B */
     ecopt_fe8_sub(&e, &aa, &bb);    /* E = AA - BB */
     ecopt_fe8_add(&a, &d, &c);      /* DA + CB (< 2^62) */
-    ecopt_fe8_carry(&a, &a);
-    ecopt_fe8_sub(&b, &d, &c);        /* DA - CB */
-    ecopt_fe8_sq_wide(x3, &a);        /* x3 = (DA + CB)^2 */
-    ecopt_fe8_sq(&b, &b);             /* (DA - CB)^2 */
+    ecopt_fe8_carry_tight(&a, &a);
+    ecopt_fe8_sub_wide(&b, &d, &c); /* DA - CB */
+    ecopt_fe8_carry_tight(&b, &b);
+    ecopt_fe8_sq_tight_wide(x3, &a); /* x3 = (DA + CB)^2 */
+    ecopt_fe8_sq_tight_wide(&b, &b); /* (DA - CB)^2 */
+    ecopt_fe8_carry(&b, &b);
     ecopt_fe8_mul_wide(z3, x1, &b);   /* z3 = x1 * (DA - CB)^2 */
     ecopt_fe8_mul_wide(x2, &aa, &bb); /* x2 = AA * BB */
     ecopt_fe8_mul_small_wide(&t, &e, ecopt_v8_set1(121665)); /* a24 * E, limbs < 2^53 */

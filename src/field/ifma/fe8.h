@@ -38,9 +38,27 @@ ECOPT_IFMA_INLINE void ecopt_fe8_carry(ecopt_fe8 *h, const ecopt_fe8 *a) {
         c[i] = ecopt_v8_srli(a->l[i], 51);
         r[i] = ecopt_v8_and(a->l[i], m);
     }
-    h->l[0] = ecopt_v8_add(r[0], ecopt_fe8_mul19_v8(c[4]));
+    /* 19 c4 by one multiply-add (c4 < 2^13 and 19 are valid 52-bit operands, the product fits its low half): one
+     * instruction where the shifts and adds of mul19_v8 are four. */
+    h->l[0] = ecopt_v8_madd52lo(r[0], c[4], ecopt_v8_set1(19));
     #pragma GCC unroll 10
     for (int i = 1; i < 5; i++) h->l[i] = ecopt_v8_add(r[i], c[i - 1]);
+}
+
+/* ecopt_fe8_carry_tight — h = a, one sequential carry: limb 0's carry goes into limb 1 before limb 1 is split, and so
+ * on up to limb 4, whose carry comes back into limb 0 times 19. The same instruction count as ecopt_fe8_carry, a
+ * longer dependency chain, and a tighter result: limbs 1..4 below 2^51, so that twice a limb is still a valid
+ * multiplication operand (ecopt_fe8_sq_tight_wide).
+ * Bounds:  in limbs < 2^63; out limbs 1..4 < 2^51, limb 0 < 2^51 + 19 * 2^13 ("tight", which implies carried). */
+ECOPT_IFMA_INLINE void ecopt_fe8_carry_tight(ecopt_fe8 *h, const ecopt_fe8 *a) {
+    ecopt_v8 m = ecopt_v8_set1(ECOPT_FE8_MASK51), t = a->l[0], r0;
+    r0 = ecopt_v8_and(t, m);
+    #pragma GCC unroll 10
+    for (int i = 1; i < 5; i++) {
+        t = ecopt_v8_add(a->l[i], ecopt_v8_srli(t, 51)); /* < 2^63 + 2^13 */
+        h->l[i] = ecopt_v8_and(t, m);
+    }
+    h->l[0] = ecopt_v8_madd52lo(r0, ecopt_v8_srli(t, 51), ecopt_v8_set1(19));
 }
 
 /* The ten columns lo[k] + 2 hi[k] (weight 2^(51 k)) folded to five: column k + 5 has weight 2^255 2^(51 k), 19 times
@@ -98,6 +116,29 @@ ECOPT_IFMA_INLINE void ecopt_fe8_sq_wide(ecopt_fe8 *h, const ecopt_fe8 *f) {
     ecopt_fe8_fold(h, lo, hi);
 }
 
+/* ecopt_fe8_sq_tight_wide — h = f^2 mod p for a tight f (ecopt_fe8_carry_tight), not carried: the 10 cross products
+ * f_i (2 f_j), i < j, with the doubled operand 2 f_j < 2^52 (j >= 1, so a limb below 2^51), exact, and the 5
+ * squares; no column doubling, 16 shifts fewer than ecopt_fe8_sq_wide.
+ * Bounds:  in tight; columns as ecopt_fe8_mul_wide's. Out limbs < 2^61 (wide). */
+ECOPT_IFMA_INLINE void ecopt_fe8_sq_tight_wide(ecopt_fe8 *h, const ecopt_fe8 *f) {
+    ecopt_v8 lo[10], hi[10], d[5];
+    #pragma GCC unroll 10
+    for (int k = 0; k < 10; k++) lo[k] = hi[k] = ecopt_v8_zero();
+    #pragma GCC unroll 10
+    for (int j = 1; j < 5; j++) d[j] = ecopt_v8_slli(f->l[j], 1);
+    #pragma GCC unroll 10
+    for (int i = 0; i < 5; i++) {
+        lo[2 * i] = ecopt_v8_madd52lo(lo[2 * i], f->l[i], f->l[i]);
+        hi[2 * i + 1] = ecopt_v8_madd52hi(hi[2 * i + 1], f->l[i], f->l[i]);
+        #pragma GCC unroll 10
+        for (int j = i + 1; j < 5; j++) {
+            lo[i + j] = ecopt_v8_madd52lo(lo[i + j], f->l[i], d[j]);
+            hi[i + j + 1] = ecopt_v8_madd52hi(hi[i + j + 1], f->l[i], d[j]);
+        }
+    }
+    ecopt_fe8_fold(h, lo, hi);
+}
+
 /* ecopt_fe8_mul, ecopt_fe8_sq — as the _wide forms, then carried. Out limbs as ecopt_fe8_carry's (< 2^52). */
 ECOPT_IFMA_INLINE void ecopt_fe8_mul(ecopt_fe8 *h, const ecopt_fe8 *f, const ecopt_fe8 *g) {
     ecopt_fe8_mul_wide(h, f, g);
@@ -142,13 +183,19 @@ ECOPT_IFMA_INLINE void ecopt_fe8_add(ecopt_fe8 *h, const ecopt_fe8 *f, const eco
 #define ECOPT_FE8_K0 ((((uint64_t)1) << 63) - (((uint64_t)19) << 12))
 #define ECOPT_FE8_KN ((((uint64_t)1) << 63) - (((uint64_t)1) << 12))
 
-/* ecopt_fe8_sub — h = f - g mod p (as f + 2^12 p - g), then one carry.
- * Bounds:  in f limbs < 2^63, g limbs < 2^62; out carried. */
-ECOPT_IFMA_INLINE void ecopt_fe8_sub(ecopt_fe8 *h, const ecopt_fe8 *f, const ecopt_fe8 *g) {
+/* ecopt_fe8_sub_wide — h = f - g mod p as f + 2^12 p - g, not carried.
+ * Bounds:  in f limbs < 2^63, g limbs < 2^62; out limbs < 2^64. */
+ECOPT_IFMA_INLINE void ecopt_fe8_sub_wide(ecopt_fe8 *h, const ecopt_fe8 *f, const ecopt_fe8 *g) {
     ecopt_v8 k0 = ecopt_v8_set1(ECOPT_FE8_K0), k = ecopt_v8_set1(ECOPT_FE8_KN);
     h->l[0] = ecopt_v8_add(f->l[0], ecopt_v8_sub(k0, g->l[0]));
     #pragma GCC unroll 10
     for (int i = 1; i < 5; i++) h->l[i] = ecopt_v8_add(f->l[i], ecopt_v8_sub(k, g->l[i]));
+}
+
+/* ecopt_fe8_sub — h = f - g mod p (as f + 2^12 p - g), then one carry.
+ * Bounds:  in f limbs < 2^63, g limbs < 2^62; out carried. */
+ECOPT_IFMA_INLINE void ecopt_fe8_sub(ecopt_fe8 *h, const ecopt_fe8 *f, const ecopt_fe8 *g) {
+    ecopt_fe8_sub_wide(h, f, g);
     ecopt_fe8_carry(h, h);
 }
 
