@@ -47,12 +47,13 @@
 
 #include "backend.h"
 #include "bench_fe.h"
+#include "bench_s2n.h"
 #include "ecopt/ecopt.h"
 #include "ecopt/msm.h"
 #include "proto/ed25519_internal.h"
 
 #define NIN 16  /* distinct inputs, cycled */
-#define MAXIMPL 8
+#define MAXIMPL 12
 #define MAXROUNDS 1001
 #define WALL_CPU_MAX 1.25   /* a section whose wall time exceeds this x its CPU time was preempted ... */
 #define WALL_SLACK_S 0.005  /* ... and by more than this (s): the clocks' granularity on a short section */
@@ -168,6 +169,30 @@ static void vf_ossl(int i) {
         die("OpenSSL verify rejected");
 }
 
+static void x_s2n(int i) {
+    uint8_t out[32];
+    if (bench_s2n_x25519(out, scal[i], upt[i]) != 0) die("s2n-bignum x25519 failed");
+    sink ^= out[0];
+}
+static void xb_s2n(int i) {
+    uint8_t out[32];
+    bench_s2n_x25519_base(out, scal[i]);
+    sink ^= out[0];
+}
+static void kg_s2n(int i) {
+    uint8_t pub[32];
+    bench_s2n_ed25519_keypair(pub, seeds[i]);
+    sink ^= pub[0];
+}
+static void sg_s2n(int i) {
+    uint8_t sig[64];
+    if (bench_s2n_ed25519_sign(sig, msg[i], 64, sodium_sk[i]) != 0) die("s2n-bignum sign failed");
+    sink ^= sig[0];
+}
+static void vf_s2n(int i) {
+    if (bench_s2n_ed25519_verify(sigs[i], msg[i], 64, pubs[i]) != 0) die("s2n-bignum verify rejected");
+}
+
 typedef struct {
     char name[32];
     void (*fn)(int);
@@ -176,15 +201,15 @@ typedef struct {
 
 typedef struct {
     const char *name;
-    void (*ecopt_fn)(int), (*sodium_fn)(int), (*ossl_fn)(int);
+    void (*ecopt_fn)(int), (*sodium_fn)(int), (*ossl_fn)(int), (*s2n_fn)(int);
 } operation;
 
 static const operation ops[] = {
-    {"X25519 (variable base)", x_ecopt, x_sodium, x_ossl},
-    {"X25519 base point", xb_ecopt, xb_sodium, xb_ossl},
-    {"Ed25519 key generation", kg_ecopt, kg_sodium, kg_ossl},
-    {"Ed25519 sign (64 B)", sg_ecopt, sg_sodium, sg_ossl},
-    {"Ed25519 verify (64 B)", vf_ecopt, vf_sodium, vf_ossl},
+    {"X25519 (variable base)", x_ecopt, x_sodium, x_ossl, x_s2n},
+    {"X25519 base point", xb_ecopt, xb_sodium, xb_ossl, xb_s2n},
+    {"Ed25519 key generation", kg_ecopt, kg_sodium, kg_ossl, kg_s2n},
+    {"Ed25519 sign (64 B)", sg_ecopt, sg_sodium, sg_ossl, sg_s2n},
+    {"Ed25519 verify (64 B)", vf_ecopt, vf_sodium, vf_ossl, vf_s2n},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
 
@@ -395,6 +420,77 @@ static double tick_rate(void) {
     return (double)(t1 - t0) / ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9);
 }
 
+/* ---- TSC ticks per core cycle: a chain of dependent 64-bit register adds, CAL_ADDS per loop iteration, takes one
+ * core cycle per add on the x86-64 cores these benchmarks run on (an add's latency is 1 and the chain allows no
+ * overlap), so ticks / adds is the ratio of the TSC's fixed rate to the core clock at this moment. Many short
+ * trials (about CAL_MS / CAL_TRIALS ms each) and their median: a preempted trial reads high and is outvoted. The
+ * same method as ifma_probe's --baseline. */
+enum { CAL_ADDS = 10, CAL_TRIALS = 251, CAL_MS = 50 };
+static uint64_t add_chain(uint64_t iters) {
+    uint64_t x = 0, one = 1;
+    __asm__ volatile("" : "+r"(one)); /* unknown to the compiler: the chain cannot be folded */
+    for (uint64_t i = 0; i < iters; i++)
+        __asm__ volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+                         "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
+                         : "+r"(x)
+                         : "r"(one));
+    return x;
+}
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static int cmp_double(const void *a, const void *b);
+/* ticks_per_cycle — the median of CAL_TRIALS trials of ticks / (iterations * CAL_ADDS); *q1, *q3 their quartiles */
+static double ticks_per_cycle(double *q1, double *q3) {
+    uint64_t iters = 1000;
+    for (;;) { /* size a trial: grow until a run takes 2 ms, then scale to CAL_MS / CAL_TRIALS */
+        double t0 = seconds_now();
+        sink ^= (uint8_t)add_chain(iters);
+        double dt = seconds_now() - t0;
+        if (dt >= 0.002 || iters >= (UINT64_C(1) << 40)) {
+            iters = (uint64_t)((double)iters * (CAL_MS * 1e-3 / CAL_TRIALS) / (dt > 0 ? dt : 1e-3)) + 1;
+            break;
+        }
+        iters *= 4;
+    }
+    static double r[CAL_TRIALS];
+    for (int k = 0; k < CAL_TRIALS; k++) {
+        uint64_t t0 = ticks();
+        sink ^= (uint8_t)add_chain(iters);
+        r[k] = (double)(ticks() - t0) / ((double)iters * CAL_ADDS);
+    }
+    qsort(r, CAL_TRIALS, sizeof *r, cmp_double);
+    *q1 = r[CAL_TRIALS / 4];
+    *q3 = r[3 * CAL_TRIALS / 4];
+    return r[CAL_TRIALS / 2];
+}
+
+/* s2n-bignum's results against ecopt's on the inputs measured (its ops compute the same functions): a peer that
+ * computed something else would be timed for nothing */
+static void s2n_check(void) {
+    for (int i = 0; i < NIN; i++) {
+        uint8_t a[32], b[32], sig[64];
+        if (bench_s2n_x25519(a, scal[i], upt[i]) != 0 || ecopt_x25519(b, scal[i], upt[i]) != ECOPT_OK ||
+            memcmp(a, b, 32) != 0)
+            die("s2n-bignum's X25519 differs from ecopt's");
+        bench_s2n_x25519_base(a, scal[i]);
+        if (ecopt_x25519_base(b, scal[i]) != ECOPT_OK || memcmp(a, b, 32) != 0)
+            die("s2n-bignum's X25519 base point differs from ecopt's");
+        bench_s2n_ed25519_keypair(a, seeds[i]);
+        if (memcmp(a, pubs[i], 32) != 0) die("s2n-bignum's Ed25519 public key differs from ecopt's");
+        if (bench_s2n_ed25519_sign(sig, msg[i], 64, sodium_sk[i]) != 0 || memcmp(sig, sigs[i], 64) != 0)
+            die("s2n-bignum's Ed25519 signature differs from ecopt's");
+        if (bench_s2n_ed25519_verify(sigs[i], msg[i], 64, pubs[i]) != 0)
+            die("s2n-bignum's Ed25519 verification rejects ecopt's signature");
+        memcpy(sig, sigs[i], 64);
+        sig[5] ^= 4;
+        if (bench_s2n_ed25519_verify(sig, msg[i], 64, pubs[i]) == 0)
+            die("s2n-bignum's Ed25519 verification accepts a changed signature");
+    }
+}
+
 static void setup(void) {
     if (sodium_init() < 0) die("sodium_init failed");
     randombytes_buf(scal, sizeof scal);
@@ -420,6 +516,7 @@ static void setup(void) {
             EVP_PKEY_derive_set_peer(ossl_derive[i], ossl_xpeer[i]) != 1)
             die("OpenSSL derive setup failed");
     }
+    if (bench_s2n_available()) s2n_check();
 }
 
 /* cpu_describe — "<brand> (family F, model M, stepping S; AVX-512 IFMA yes|no)" from cpuid (leaves 1, 7 and
@@ -517,81 +614,154 @@ static int out_dir_check(const char *dir, char *why, size_t n) {
 
 void bench_group(FILE *md, int rounds, int batch, double rate); /* bench_group.c */
 
-/* ---- batch X25519: ticks per key of ecopt_x25519_batch's table entry at n = 8, 64, 256 on each backend that has one
- * (ifma), next to single X25519 calls (the ifma and adx backends, libsodium), interleaved in one shuffled order per
- * round; medians over the rounds. Ratios are to libsodium's single call and to the adx backend's. ------------------ */
-#define BB_MAXN 256
-#define BB_MAXROWS 12
-static uint8_t bb_k[BB_MAXN][32], bb_u[BB_MAXN][32], bb_out[BB_MAXN][32];
+/* ---- batch X25519: ticks per key of ecopt_x25519_batch and ecopt_x25519_base_batch at n = 8, 64, 256 ------------
+ * For each n and each of the two operations, every available backend's batch entry (the 8-lane ladders on ifma; the
+ * others make n single calls, as the library's dispatcher does) and, as the references, n single calls of libsodium
+ * and of s2n-bignum, interleaved in a fresh random order each round; one sample = one call over n keys / n. The
+ * ratios are to s2n-bignum's and libsodium's single calls in the same rounds. */
+#define BATCH_MAXN 256
+#define BATCH_NN 3
+#define BATCH_MAXIMPL (MAXIMPL + 2)
+static const size_t batch_ns[BATCH_NN] = {8, 64, 256};
+static uint8_t bt_scal[BATCH_MAXN * 32], bt_u[BATCH_MAXN * 32], bt_out[BATCH_MAXN * 32];
+static int bt_status[BATCH_MAXN];
 
 typedef struct {
-    char name[48];
-    const ecopt_backend *be; /* NULL: libsodium */
-    size_t n;                /* keys per batch call; 0: eight single calls */
-} bb_row;
+    char name[40];
+    const ecopt_backend *be; /* NULL: a reference (kind 1 libsodium, 2 s2n-bignum) */
+    int kind;
+} batch_impl;
 
-static double bb_sample(const bb_row *r) {
-    int st[BB_MAXN];
-    uint64_t t0 = ticks();
-    if (r->n) {
-        if (r->be->x25519_batch((uint8_t *)bb_out, (const uint8_t *)bb_k, (const uint8_t *)bb_u, r->n, st) !=
-            ECOPT_OK)
-            die("ecopt x25519_batch failed");
+static struct {
+    size_t nimpl, k_sodium, k_s2n;
+    batch_impl impls[BATCH_MAXIMPL];
+    double med[2][BATCH_NN][BATCH_MAXIMPL], spread[2][BATCH_NN][BATCH_MAXIMPL];
+    usage_mark use;
+    int rounds;
+} bt;
+
+/* one call over n keys: op 0 X25519 (variable base), 1 base point */
+static void batch_run(const batch_impl *im, int op, size_t n) {
+    if (im->be) {
+        const ecopt_backend *be = im->be;
+        if (op == 0) {
+            if (be->x25519_batch) {
+                if (be->x25519_batch(bt_out, bt_scal, bt_u, n, bt_status) != ECOPT_OK) die("ecopt x25519_batch failed");
+            } else {
+                for (size_t i = 0; i < n; i++)
+                    if (be->x25519(bt_out + 32 * i, bt_scal + 32 * i, bt_u + 32 * i) != ECOPT_OK) die("ecopt x25519");
+            }
+        } else if (be->x25519_base_batch) {
+            be->x25519_base_batch(bt_out, bt_scal, n);
+        } else {
+            for (size_t i = 0; i < n; i++) be->x25519_base(bt_out + 32 * i, bt_scal + 32 * i);
+        }
+    } else if (im->kind == 1) {
+        for (size_t i = 0; i < n; i++)
+            if ((op == 0 ? crypto_scalarmult(bt_out + 32 * i, bt_scal + 32 * i, bt_u + 32 * i)
+                         : crypto_scalarmult_base(bt_out + 32 * i, bt_scal + 32 * i)) != 0)
+                die("libsodium x25519 failed");
     } else {
-        for (int i = 0; i < 8; i++) {
-            int rc = r->be ? r->be->x25519(bb_out[i], bb_k[i], bb_u[i]) : crypto_scalarmult(bb_out[i], bb_k[i], bb_u[i]);
-            if (rc != 0) die("x25519 failed");
+        for (size_t i = 0; i < n; i++) {
+            if (op == 0) {
+                if (bench_s2n_x25519(bt_out + 32 * i, bt_scal + 32 * i, bt_u + 32 * i) != 0) die("s2n-bignum x25519");
+            } else {
+                bench_s2n_x25519_base(bt_out + 32 * i, bt_scal + 32 * i);
+            }
         }
     }
-    uint64_t t1 = ticks();
-    return (double)(t1 - t0) / (double)(r->n ? r->n : 8);
+    sink ^= bt_out[0];
 }
 
-static void bench_batch(FILE *md, int rounds) {
-    bb_row rows[BB_MAXROWS];
-    size_t nr = 0, i_sodium, i_adx = (size_t)-1;
-    size_t nbe;
-    const ecopt_backend *const *bes = ecopt_backend_all(&nbe);
-    static const size_t ns[] = {8, 64, 256};
-    for (size_t b = 0; b < nbe; b++)
-        if (bes[b]->available() && bes[b]->x25519_batch != NULL && strcmp(bes[b]->name, "ifma_emu") != 0)
-            for (size_t j = 0; j < 3 && nr < BB_MAXROWS - 3; j++) {
-                snprintf(rows[nr].name, sizeof rows[nr].name, "ecopt-%s batch, n = %zu", bes[b]->name, ns[j]);
-                rows[nr].be = bes[b], rows[nr].n = ns[j], nr++;
-            }
-    for (size_t b = 0; b < nbe; b++)
-        if (bes[b]->available() && (!strcmp(bes[b]->name, "ifma") || !strcmp(bes[b]->name, "adx"))) {
-            if (!strcmp(bes[b]->name, "adx")) i_adx = nr;
-            snprintf(rows[nr].name, sizeof rows[nr].name, "ecopt-%s single", bes[b]->name);
-            rows[nr].be = bes[b], rows[nr].n = 0, nr++;
+/* the batch section's measurements, with its own disturbance marks; each backend's batch results are checked against
+ * libsodium's first (a batch that computed something else would be timed for nothing) */
+static void batch_measure(const ecopt_backend *const *bes, size_t nbe, int have_s2n, int rounds) {
+    bt.nimpl = 0;
+    for (size_t b = 0; b < nbe && bt.nimpl < BATCH_MAXIMPL - 2; b++)
+        if (bes[b]->available() && !strstr(bes[b]->name, "_emu")) {
+            snprintf(bt.impls[bt.nimpl].name, sizeof bt.impls[0].name, "ecopt-%s", bes[b]->name);
+            bt.impls[bt.nimpl++].be = bes[b];
         }
-    i_sodium = nr;
-    snprintf(rows[nr].name, sizeof rows[nr].name, "libsodium single");
-    rows[nr].be = NULL, rows[nr].n = 0, nr++;
+    bt.k_sodium = bt.nimpl;
+    bt.impls[bt.nimpl++] = (batch_impl){"libsodium (n calls)", NULL, 1};
+    bt.k_s2n = have_s2n ? bt.nimpl : (size_t)-1;
+    if (have_s2n) bt.impls[bt.nimpl++] = (batch_impl){"s2n-bignum (n calls)", NULL, 2};
+    randombytes_buf(bt_scal, sizeof bt_scal);
+    for (size_t i = 0; i < BATCH_MAXN; i++) {
+        uint8_t peer[32];
+        randombytes_buf(peer, 32);
+        crypto_scalarmult_base(bt_u + 32 * i, peer);
+    }
+    static uint8_t want[BATCH_MAXN * 32];
+    for (int op = 0; op < 2; op++) {
+        batch_run(&bt.impls[bt.k_sodium], op, BATCH_MAXN);
+        memcpy(want, bt_out, sizeof want);
+        for (size_t k = 0; k < bt.nimpl; k++) {
+            memset(bt_out, 0, sizeof bt_out);
+            batch_run(&bt.impls[k], op, 11); /* a group and a tail */
+            if (memcmp(bt_out, want, 32 * 11) != 0) die("a batch X25519 differs from libsodium's single calls");
+        }
+    }
+    bt.rounds = rounds < 51 ? rounds : 51; /* n = 256: the rounds cost 256 calls each */
+    static double samples[BATCH_MAXIMPL][MAXROUNDS];
+    int order[BATCH_MAXIMPL];
+    usage_mark start;
+    usage_now(&start);
+    for (int op = 0; op < 2; op++)
+        for (int j = 0; j < BATCH_NN; j++) {
+            size_t n = batch_ns[j];
+            for (size_t k = 0; k < bt.nimpl; k++) batch_run(&bt.impls[k], op, n); /* warm up */
+            for (int r = 0; r < bt.rounds; r++) {
+                shuffled_order(order, bt.nimpl);
+                for (size_t k = 0; k < bt.nimpl; k++) {
+                    uint64_t t0 = ticks();
+                    batch_run(&bt.impls[order[k]], op, n);
+                    uint64_t t1 = ticks();
+                    samples[order[k]][r] = (double)(t1 - t0) / (double)n;
+                }
+            }
+            for (size_t k = 0; k < bt.nimpl; k++)
+                bt.med[op][j][k] = median(samples[k], bt.rounds, &bt.spread[op][j][k]);
+        }
+    usage_since(&start, &bt.use);
+}
 
-    randombytes_buf(bb_k, sizeof bb_k);
-    for (size_t i = 0; i < BB_MAXN; i++) crypto_scalarmult_base(bb_u[i], bb_k[(i + 1) % BB_MAXN]);
-    static double smp[BB_MAXROWS][MAXROUNDS];
-    double med_[BB_MAXROWS], spr[BB_MAXROWS];
-    int order[BB_MAXROWS];
-    for (size_t k = 0; k < nr; k++) (void)bb_sample(&rows[k]); /* warm up */
-    for (int r = 0; r < rounds; r++) {
-        shuffled_order(order, nr);
-        for (size_t k = 0; k < nr; k++) smp[order[k]][r] = bb_sample(&rows[order[k]]);
+/* the disturbed batch rows into the warning (the rule of the other sections) */
+static void batch_warn(char *warning, size_t cap) {
+    if (section_disturbed(&bt.use)) {
+        warn_add(warning, cap, "batch table, all rows (wall %.0f ms, CPU %.0f ms, %ld involuntary switches)",
+                 bt.use.wall * 1e3, bt.use.cpu * 1e3, bt.use.nivcsw);
+        return;
     }
-    for (size_t k = 0; k < nr; k++) med_[k] = median(smp[k], rounds, &spr[k]);
-    printf("\n%-30s %12s %10s %10s %8s\n", "X25519 batch", "ticks/key", "vs sodium", "vs adx", "spread");
-    fprintf(md, "\n## Batch X25519 (ecopt_x25519_batch), ticks per key\n\n"
-                "Median ticks per key over %d rounds, batch calls and single calls interleaved in random order. "
-                "Ratios to libsodium's single crypto_scalarmult and to the adx backend's single X25519.\n\n"
-                "| implementation | ticks per key | ratio vs libsodium | ratio vs adx single | spread |\n"
-                "|---|---:|---:|---:|---:|\n",
-            rounds);
-    for (size_t k = 0; k < nr; k++) {
-        double rs = med_[k] / med_[i_sodium], ra = i_adx != (size_t)-1 ? med_[k] / med_[i_adx] : 0;
-        printf("%-30s %12.0f %10.3f %10.3f %8.3f\n", rows[k].name, med_[k], rs, ra, spr[k]);
-        fprintf(md, "| %s | %.0f | %.3f | %.3f | %.3f |\n", rows[k].name, med_[k], rs, ra, spr[k]);
-    }
+    for (int op = 0; op < 2; op++)
+        for (int j = 0; j < BATCH_NN; j++)
+            for (size_t k = 0; k < bt.nimpl; k++)
+                if (row_disturbed(&bt.use, bt.spread[op][j][k], bt.rounds))
+                    warn_add(warning, cap, "batch %s n = %zu / %s (spread %.3f)", op ? "base point" : "X25519",
+                             batch_ns[j], bt.impls[k].name, bt.spread[op][j][k]);
+}
+
+static void batch_report(FILE *md, double tpc) {
+    printf("\n%-22s %5s %-22s %12s %12s %9s %9s %7s\n", "batch (per key)", "n", "impl", "ticks/key", "cycles/key",
+           "vs sodium", "vs s2n", "spread");
+    fprintf(md, "\n## Batch X25519: ticks per key\n\n`ecopt_x25519_batch` and `ecopt_x25519_base_batch` over n keys "
+                "(%d rounds, interleaved in random order; one sample = one call / n); libsodium and s2n-bignum: n single "
+                "calls. Ratios to their single calls in the same rounds.\n\n"
+                "| operation | n | implementation | ticks per key | cycles per key | ratio vs libsodium | "
+                "ratio vs s2n-bignum | spread |\n|---|---:|---|---:|---:|---:|---:|---:|\n",
+            bt.rounds);
+    for (int op = 0; op < 2; op++)
+        for (int j = 0; j < BATCH_NN; j++)
+            for (size_t k = 0; k < bt.nimpl; k++) {
+                const char *opn = op ? "X25519 base point batch" : "X25519 batch";
+                double m = bt.med[op][j][k];
+                char vs_s2n[16] = "n/a";
+                if (bt.k_s2n != (size_t)-1) snprintf(vs_s2n, sizeof vs_s2n, "%.3f", m / bt.med[op][j][bt.k_s2n]);
+                printf("%-22s %5zu %-22s %12.0f %12.0f %9.3f %9s %7.3f\n", k ? "" : opn, batch_ns[j], bt.impls[k].name,
+                       m, m / tpc, m / bt.med[op][j][bt.k_sodium], vs_s2n, bt.spread[op][j][k]);
+                fprintf(md, "| %s | %zu | %s | %.0f | %.0f | %.3f | %s | %.3f |\n", opn, batch_ns[j], bt.impls[k].name,
+                        m, m / tpc, m / bt.med[op][j][bt.k_sodium], vs_s2n, bt.spread[op][j][k]);
+            }
 }
 
 int main(int argc, char **argv) {
@@ -666,8 +836,9 @@ int main(int argc, char **argv) {
     impl impls[MAXIMPL];
     size_t nbe, nimpl = 0;
     const ecopt_backend *const *bes = ecopt_backend_all(&nbe);
-    for (size_t b = 0; b < nbe && nimpl < MAXIMPL - 2; b++)
-        if (bes[b]->available()) {
+    /* the emulation backends (ifma_emu) are the real code's test build, slower by far: not timed */
+    for (size_t b = 0; b < nbe && nimpl < MAXIMPL - 3; b++)
+        if (bes[b]->available() && !strstr(bes[b]->name, "_emu")) {
             snprintf(impls[nimpl].name, sizeof impls[nimpl].name, "ecopt-%s", bes[b]->name);
             impls[nimpl].be = bes[b];
             nimpl++;
@@ -675,6 +846,9 @@ int main(int argc, char **argv) {
     size_t n_ecopt = nimpl;
     snprintf(impls[nimpl++].name, 32, "libsodium");
     snprintf(impls[nimpl++].name, 32, "OpenSSL");
+    int have_s2n = bench_s2n_available();
+    size_t k_s2n = nimpl; /* its column, when it is there: the ratios to it */
+    if (have_s2n) snprintf(impls[nimpl++].name, 32, "s2n-bignum");
 
     printf("ecopt %s bench: median rdtsc ticks per operation (%d rounds of %d calls, interleaved, pinned to CPU %d)\n",
            ecopt_version(), rounds, batch, cpu);
@@ -682,7 +856,15 @@ int main(int argc, char **argv) {
     char cpu_text[160];
     cpu_describe(cpu_text, sizeof cpu_text);
     printf("cpu: %s\n", cpu_text);
-    printf("tick rate: %.3f GHz (ticks are TSC ticks, not core cycles)\n\n", rate / 1e9);
+    printf("%s%s\n", bench_s2n_what(), have_s2n || !strncmp(bench_s2n_what(), "s2n-bignum: not", 15)
+                                            ? ""
+                                            : " (built, but this CPU lacks BMI2/ADX: rows n/a)");
+    double tpc_q1, tpc_q3, tpc = ticks_per_cycle(&tpc_q1, &tpc_q3);
+    char tpc_text[200];
+    snprintf(tpc_text, sizeof tpc_text,
+             "1 core cycle = %.3f TSC ticks (a chain of dependent adds, median of %d trials, quartiles %.3f-%.3f)",
+             tpc, CAL_TRIALS, tpc_q1, tpc_q3);
+    printf("tick rate: %.3f GHz (ticks are TSC ticks, not core cycles); %s\n\n", rate / 1e9, tpc_text);
 
     static double med[NOPS][MAXIMPL], spread[NOPS][MAXIMPL];
     static double samples[MAXIMPL][MAXROUNDS];
@@ -692,7 +874,10 @@ int main(int argc, char **argv) {
     for (size_t o = 0; o < NOPS; o++) {
         usage_now(&sec_start);
         for (size_t k = 0; k < nimpl; k++) {
-            impls[k].fn = k < n_ecopt ? ops[o].ecopt_fn : (k == n_ecopt ? ops[o].sodium_fn : ops[o].ossl_fn);
+            impls[k].fn = k < n_ecopt         ? ops[o].ecopt_fn
+                          : k == n_ecopt      ? ops[o].sodium_fn
+                          : k == n_ecopt + 1  ? ops[o].ossl_fn
+                                              : ops[o].s2n_fn;
             be_cur = impls[k].be;
             for (int w = 0; w < batch; w++) impls[k].fn(w % NIN); /* warm up */
         }
@@ -759,6 +944,7 @@ int main(int argc, char **argv) {
     }
     for (size_t k = 0; k < NFE; k++) fe_med[k] = median(samples[k], rounds, &fe_spread[k]);
     usage_since(&sec_start, &fe_use);
+    batch_measure(bes, nbe, have_s2n, rounds);
     usage_since(&run_start, &run_use);
 
     /* Disturbance (the rule above): the rows to name, by section */
@@ -780,6 +966,7 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < NFE; k++)
             if (row_disturbed(&fe_use, fe_spread[k], rounds))
                 warn_add(warning, sizeof warning, "%s (spread %.3f)", fe_impls[k].name, fe_spread[k]);
+    batch_warn(warning, sizeof warning);
     char run_text[300];
     snprintf(run_text, sizeof run_text,
              "run: wall %.2f s, CPU %.2f s (user + system), %ld involuntary context switches while measuring",
@@ -793,29 +980,34 @@ int main(int argc, char **argv) {
     FILE *dat = fopen(path, "w");
     if (!md || !dat) die("cannot write the results (does the output folder exist?)");
     fprintf(md, "# ecopt benchmark\n\nMedian rdtsc ticks per operation (%d rounds of %d calls, interleaved in random "
-                "order, pinned to CPU %d; TSC %.3f GHz, ticks are not core cycles). Ratio = ticks / libsodium's "
-                "ticks (lower is faster).\n\nCPU: %s.\n\nPeers: libsodium %s; %s.\n\n",
-            rounds, batch, cpu, rate / 1e9, cpu_text, sodium_version_string(), OpenSSL_version(OPENSSL_VERSION));
+                "order, pinned to CPU %d; TSC %.3f GHz, ticks are not core cycles; cycles = ticks / the ticks per "
+                "cycle measured in the run). Ratio = ticks / libsodium's (or s2n-bignum's) ticks in the same run "
+                "(lower is faster).\n\nCPU: %s; %s.\n\nPeers: libsodium %s; %s; %s.\n\n",
+            rounds, batch, cpu, rate / 1e9, cpu_text, tpc_text, sodium_version_string(),
+            OpenSSL_version(OPENSSL_VERSION), bench_s2n_what());
     fprintf(md, "%s.\n\n", run_text);
     if (warning[0])
         fprintf(md, "warning: disturbed measurement (the CPU was taken by others; rule in `ecopt_bench --help`), "
                     "these rows are not trustworthy: %s.\n\n",
                 warning);
     fprintf(md, "Spread = (Q3 - Q1) / median of the samples (quartiles of the %d rounds).\n\n", rounds);
-    fprintf(md, "| operation | implementation | median ticks | ops/s | ratio vs libsodium | spread |\n"
-                "|---|---|---:|---:|---:|---:|\n");
+    fprintf(md, "| operation | implementation | median ticks | cycles | ops/s | ratio vs libsodium | "
+                "ratio vs s2n-bignum | spread |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
     fprintf(dat, "operation"); /* a header row (not a comment): gnuplot's columnhead names the series from it */
     for (size_t k = 0; k < nimpl; k++) fprintf(dat, "\t%s", impls[k].name);
     fprintf(dat, "\n");
-    printf("%-24s %-14s %12s %12s %10s %8s\n", "operation", "impl", "ticks", "ops/s", "vs sodium", "spread");
+    printf("%-24s %-14s %10s %10s %10s %9s %9s %7s\n", "operation", "impl", "ticks", "cycles", "ops/s", "vs sodium",
+           "vs s2n", "spread");
     for (size_t o = 0; o < NOPS; o++) {
         fprintf(dat, "%s", ops[o].name);
         for (size_t k = 0; k < nimpl; k++) {
             double ratio = med[o][k] / med[o][n_ecopt];
-            printf("%-24s %-14s %12.0f %12.0f %10.2f %8.3f\n", k ? "" : ops[o].name, impls[k].name, med[o][k],
-                   rate / med[o][k], ratio, spread[o][k]);
-            fprintf(md, "| %s | %s | %.0f | %.0f | %.2f | %.3f |\n", ops[o].name, impls[k].name, med[o][k],
-                    rate / med[o][k], ratio, spread[o][k]);
+            char vs_s2n[16] = "n/a";
+            if (have_s2n) snprintf(vs_s2n, sizeof vs_s2n, "%.3f", med[o][k] / med[o][k_s2n]);
+            printf("%-24s %-14s %10.0f %10.0f %10.0f %9.3f %9s %7.3f\n", k ? "" : ops[o].name, impls[k].name,
+                   med[o][k], med[o][k] / tpc, rate / med[o][k], ratio, vs_s2n, spread[o][k]);
+            fprintf(md, "| %s | %s | %.0f | %.0f | %.0f | %.3f | %s | %.3f |\n", ops[o].name, impls[k].name,
+                    med[o][k], med[o][k] / tpc, rate / med[o][k], ratio, vs_s2n, spread[o][k]);
             fprintf(dat, "\t%.0f", med[o][k]);
         }
         fprintf(dat, "\n");
@@ -832,7 +1024,7 @@ int main(int argc, char **argv) {
         fprintf(md, "| %s | %.2f | %.3f | %.3f |\n", fe_impls[k].name, fe_med[k], ratio, fe_spread[k]);
     }
     bench_group(md, rounds, batch, rate); /* the ristretto255 rows, bench_group.c */
-    bench_batch(md, rounds);
+    batch_report(md, tpc);
     printf("\n%s\n", run_text);
     if (warning[0])
         printf("warning: disturbed measurement (the CPU was taken by others; rule in --help), these rows are not "
@@ -847,7 +1039,7 @@ int main(int argc, char **argv) {
                                 "set output '%s/bench.png'; set datafile separator '\\t'; set style data histograms; set style histogram "
                                 "clustered gap 1; set style fill solid border -1; set ylabel 'median ticks (lower is "
                                 "better)'; set xtics rotate by -15 noenhanced; set key noenhanced; set title 'ecopt vs "
-                                "libsodium vs OpenSSL'; plot for [c=2:%zu] '%s/bench.dat' using c:xtic(1) title "
+                                "libsodium, OpenSSL, s2n-bignum'; plot for [c=2:%zu] '%s/bench.dat' using c:xtic(1) title "
                                 "columnhead\"",
              outdir, nimpl + 1, outdir);
     int chart = system(path) == 0;

@@ -19,6 +19,7 @@ PACKAGES=(
     binutils                        # as and objdump: assembling .S for the checker, disassembly in tests
     nasm                            # assembling CryptOpt's published NASM code for the checker's test (check.cryptopt)
     valgrind                        # constant-time and memory tests
+    python3-minimal                 # scripts/check-ct-objdump.py, the object code check (ct.objcode_*)
     gnuplot-nox                     # the benchmark's chart (make bench)
 )
 

@@ -88,11 +88,28 @@ r=$?
 [ $r -eq 0 ] || fail "a one-round run: exit $r: $(cat "$tmp/err")"
 grep -q '^| X25519 (variable base) | ecopt-' "$tmp/res/bench.md" || fail "bench.md has no X25519 row"
 grep -q 'pinned to CPU 0' "$tmp/out" || fail "the run does not say it is pinned to CPU 0"
+# the CPU, its IFMA, the ticks per core cycle measured in the run, and what the s2n-bignum rows are (or why n/a)
+grep -qE '^cpu: .*\(family [0-9]+, model [0-9]+, stepping [0-9]+; AVX-512 IFMA (yes|no)\)$' "$tmp/out" ||
+    fail "the run does not name the CPU and its IFMA: $(grep -m1 '^cpu' "$tmp/out")"
+grep -qE '1 core cycle = (0\.[1-9]|[1-4]\.)[0-9]* TSC ticks \(a chain of dependent adds' "$tmp/out" ||
+    fail "the run does not give the ticks per core cycle (in 0.1-5): $(grep -m1 'tick rate' "$tmp/out")"
+grep -qE '^s2n-bignum: ' "$tmp/out" || fail "the run does not say what the s2n-bignum rows are"
+# the batch table: ticks per key at n = 8, 64, 256 for X25519 and the base point, with libsodium's n single calls
+for n in 8 64 256; do
+    grep -qE "^\| X25519 batch \| $n \| ecopt-[a-z0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9.]+ \| (n/a|[0-9.]+) \| [0-9.]+ \|$" \
+        "$tmp/res/bench.md" || fail "bench.md has no X25519 batch row at n = $n"
+    grep -qE "^\| X25519 base point batch \| $n \| libsodium \(n calls\) \| [0-9]+ \| [0-9]+ \| 1\.000 \| " \
+        "$tmp/res/bench.md" || fail "bench.md has no base point batch reference row at n = $n"
+done
+if grep -q '^s2n-bignum: X25519' "$tmp/out"; then
+    grep -qE '^\| X25519 \(variable base\) \| s2n-bignum \| [0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9.]+ \| 1\.000 \| ' \
+        "$tmp/res/bench.md" || fail "s2n-bignum is built in but bench.md has no s2n-bignum X25519 row at ratio 1.000"
+fi
 [ -z "$(ls -A "$tmp/res" | grep -v '^bench\.\(md\|dat\|png\)$')" ] || fail "more in --out than the results: $(ls -A "$tmp/res")"
 # the spread, (Q3 - Q1) / median, is the last column of both tables; the first columns are unchanged
-grep -q '^| operation | implementation | median ticks | ops/s | ratio vs libsodium | spread |$' "$tmp/res/bench.md" ||
+grep -q '^| operation | implementation | median ticks | cycles | ops/s | ratio vs libsodium | ratio vs s2n-bignum | spread |$' "$tmp/res/bench.md" ||
     fail "bench.md's table header has no spread column: $(grep -m1 '^| operation' "$tmp/res/bench.md")"
-grep -qE '^\| X25519 \(variable base\) \| libsodium \| [0-9]+ \| [0-9]+ \| 1\.00 \| 0\.000 \|$' "$tmp/res/bench.md" ||
+grep -qE '^\| X25519 \(variable base\) \| libsodium \| [0-9]+ \| [0-9]+ \| [0-9]+ \| 1\.000 \| (n/a|[0-9]+\.[0-9]{3}) \| 0\.000 \|$' "$tmp/res/bench.md" ||
     fail "bench.md's libsodium X25519 row lacks its spread (1 round: 0.000): $(grep -m1 '| libsod' "$tmp/res/bench.md")"
 grep -qE '^\| fe_mul u64 hand-written \| [0-9.]+ \| 1\.000 \| 0\.000 \|$' "$tmp/res/bench.md" ||
     fail "bench.md's field table lacks the spread: $(grep -m1 'fe_mul u64 hand' "$tmp/res/bench.md")"
