@@ -162,7 +162,9 @@ class Op:
 
 # ---- instructions ------------------------------------------------------------------------------------------------
 PREFIXES = {"lock", "rep", "repz", "repnz", "repe", "repne", "notrack", "bnd", "data16", "cs", "ds", "es", "ss",
-            "fs", "gs", "addr32"}
+            "fs", "gs", "addr32",
+            # objdump's encoding pseudo-prefixes (an EVEX form where a VEX one exists): no effect on what runs
+            "{evex}", "{vex}", "{vex3}"}
 JCC = re.compile(r"^(j(?!mp)[a-z]+|loop[a-z]*|jrcxz|jecxz|jcxz)$")
 NO_FLAGS = re.compile(r"^(mov|lea|push|pop|set|cmov|not|bswap|shlx|shrx|sarx|rorx|mulx|pdep|pext|xchg|nop|endbr|"
                       r"cqto|cltq|cwtl|cltd|cwtd|cbtw|prefetch|lfence|mfence|sfence|pause|vzero|rdtsc)")
