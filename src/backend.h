@@ -52,8 +52,10 @@ typedef struct ecopt_backend {
      * points; ECOPT_OK, or ECOPT_ERR_LENGTH (out zeroed) when scratch_len < msm_scratch_size(n, algo). vartime.
      * msm_ct: the same in constant time (scalars and points secret, n public), no work memory.
      * ed25519_verify_batch_vartime: n <= ECOPT_BATCH_GROUP items, sigs n x 64, pubs n x 32, k n x 32 (the reduced
-     * challenges), z n x 16 (the random coefficients); the items with results[i] == ECOPT_OK on entry get the
-     * single verification's code under policy (include/ecopt/ecopt.h), the others are left alone. vartime. */
+     * challenges), z n x 16 bytes of work memory (the random coefficients, drawn inside from
+     * getrandom only when a combined check is needed); the items with results[i] == ECOPT_OK on entry get the
+     * single verification's code under policy (include/ecopt/ecopt.h), or ECOPT_ERR_RNG when they pass the
+     * per-item rules and getrandom fails; the others are left alone. vartime. */
     size_t (*msm_scratch_size)(size_t n, int algo);
     int (*msm_vartime)(struct ecopt_edwards25519_point *out, const uint8_t *scalars,
                        const struct ecopt_edwards25519_point *points, size_t n, void *scratch, size_t scratch_len,
@@ -61,7 +63,7 @@ typedef struct ecopt_backend {
     void (*msm_ct)(struct ecopt_edwards25519_point *out, const uint8_t *scalars,
                    const struct ecopt_edwards25519_point *points, size_t n);
     void (*ed25519_verify_batch_vartime)(int *results, const uint8_t *sigs, const uint8_t *pubs, const uint8_t *k,
-                                         const uint8_t *z, size_t n, ecopt_verify_policy policy);
+                                         uint8_t *z, size_t n, ecopt_verify_policy policy);
 } ecopt_backend;
 
 /* The most items one call of ed25519_verify_batch_vartime takes: ecopt_ed25519_verify_batch works in groups of

@@ -127,7 +127,7 @@ const char *ecopt_strerror(int code) {
     case ECOPT_ERR_VERIFY: return "signature does not verify";
     case ECOPT_ERR_RNG: return "the system random number generator failed";
     case ECOPT_ERR_NOMEM: return "out of memory";
-    case ECOPT_ERR_UNSUPPORTED: return "the requested backend is unknown or not supported by this CPU";
+    case ECOPT_ERR_UNSUPPORTED: return "unknown backend or verification policy, or a backend this CPU does not support";
     default: return "unknown error code";
     }
 }

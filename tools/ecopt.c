@@ -605,6 +605,25 @@ static int cmd_verify_batch(const char *path, int zip215)
         off += n + 1;
         if (n > 0 && p[n - 1] == '\r')
             n--;
+        /* A line is read whole, up to its newline: a byte that no field or separator can hold (a NUL, another
+         * control byte, anything above 0x7e such as a UTF-8 byte order mark) is named, not mistaken for a short
+         * field. Comment lines may hold any byte after their '#'. */
+        size_t lead = 0;
+        while (lead < n && (p[lead] == ' ' || p[lead] == '\t'))
+            lead++;
+        if (lead == n || p[lead] != '#') {
+            for (size_t c = 0; c < n; c++) {
+                unsigned char ch = (unsigned char)p[c];
+                if (ch == '\t' || (ch >= 0x20 && ch < 0x7f))
+                    continue;
+                char what[4200];
+                snprintf(what, sizeof what, "%s:%zu", name, lineno);
+                int bom = lineno == 1 && c == 0 && n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0;
+                rc = cli_fail(CLI_USAGE, what, "unexpected byte 0x%02x at column %zu%s (nothing verified)", ch, c + 1,
+                              bom ? ": a UTF-8 byte order mark; save the list without it" : "");
+                goto out;
+            }
+        }
         /* fields separated by spaces or tabs */
         const char *f[4];
         size_t fl[4], nf = 0, i = 0;
@@ -679,8 +698,15 @@ static int cmd_verify_batch(const char *path, int zip215)
             }
             lrc = ecopt_ed25519_verify_batch(res, sigs, msgs, lens, pubs, nlines,
                                              zip215 ? ECOPT_VERIFY_ZIP215 : ECOPT_VERIFY_STRICT);
-            if (lrc == ECOPT_ERR_RNG || lrc == ECOPT_ERR_NOMEM) {
-                rc = lib_fail(lrc, name);
+            /* Any verdict left unknown (getrandom or SHA-512 unavailable) fails the run, nothing printed; the
+             * library sets ECOPT_ERR_RNG only where the verdict needed randomness, so a list whose items all fail
+             * their own rules still gets its verdicts. */
+            int envfail = lrc == ECOPT_ERR_RNG || lrc == ECOPT_ERR_NOMEM ? lrc : ECOPT_OK;
+            for (size_t k = 0; k < nlines && envfail == ECOPT_OK; k++)
+                if (res[k] == ECOPT_ERR_RNG || res[k] == ECOPT_ERR_NOMEM)
+                    envfail = res[k];
+            if (envfail != ECOPT_OK) {
+                rc = lib_fail(envfail, name);
             } else {
                 size_t nbad = 0;
                 for (size_t k = 0; k < nlines; k++) {
@@ -733,9 +759,14 @@ static int cmd_verify(int argc, char **argv)
     if (o_batch->given) {
         /* The list holds keys, signatures and messages itself: pure Ed25519 only, every other option refused. */
         for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
-            if (opts[k].given && &opts[k] != o_batch && &opts[k] != o_zip215)
-                return cli_fail(CLI_USAGE, opts[k].longname, "not with --batch (the list holds keys, signatures and "
+            if (opts[k].given && &opts[k] != o_batch && &opts[k] != o_zip215) {
+                /* both spellings: the user may have typed either */
+                char both[64];
+                snprintf(both, sizeof both, "%s%s%s", opts[k].shortname ? opts[k].shortname : "",
+                         opts[k].shortname ? "/" : "", opts[k].longname);
+                return cli_fail(CLI_USAGE, both, "not with --batch (the list holds keys, signatures and "
                                 "messages: pure Ed25519, --zip215 allowed)");
+            }
         return cmd_verify_batch(o_batch->value, o_zip215->given);
     }
     if ((rc = cli_need(o_pub, "the public key file")) != CLI_OK || (rc = cli_need(o_in, "the signed file")) != CLI_OK ||

@@ -113,6 +113,40 @@ ECOPT_API
 void ecopt_ristretto255_scalarmult_base(ecopt_ristretto255_point *r,
                                         const uint8_t s[ECOPT_RISTRETTO255_SCALARBYTES]);
 
+/* Scalars of ristretto255 are integers mod l, the scalars of edwards25519.h: reduce, add, multiply, invert and
+ * draw them with the ecopt_edwards25519_scalar_* functions (32 bytes little-endian, canonical below l). */
+
+/* ecopt_ristretto255_double_scalarmult_vartime — r = [a] p + [b] G, G the generator.
+ * Shapes:  a, b 32 bytes little-endian, any value below 2^256 (the element is that of a mod l and b mod l).
+ * Alias:   r may equal p.
+ * Time:    vartime in a, b and p: for public inputs only (verification of proofs).
+ * Source:  ecopt_edwards25519_double_scalarmult_vartime on the representative (the group operations are
+ *          edwards25519's, RFC 9496 section 4.1). */
+ECOPT_API
+void ecopt_ristretto255_double_scalarmult_vartime(ecopt_ristretto255_point *r,
+                                                  const uint8_t a[ECOPT_RISTRETTO255_SCALARBYTES],
+                                                  const ecopt_ristretto255_point *p,
+                                                  const uint8_t b[ECOPT_RISTRETTO255_SCALARBYTES]);
+
+/* ecopt_ristretto255_msm_scratch_size — the work memory ecopt_ristretto255_msm_vartime needs for n points: the
+ * same number as ecopt_edwards25519_msm_scratch_size(n) (msm.h). 0 for n = 0; SIZE_MAX when it does not fit. */
+ECOPT_API
+size_t ecopt_ristretto255_msm_scratch_size(size_t n);
+
+/* ecopt_ristretto255_msm_vartime — out = sum_{i<n} [s_i] P_i, in variable time.
+ * Shapes:  out one point; scalars n x 32 bytes little-endian, scalar i at scalars + 32 i, any value below 2^256;
+ *          points n points; scratch scratch_len >= ecopt_ristretto255_msm_scratch_size(n) bytes, any alignment
+ *          (scalars, points and scratch may be NULL when n = 0; n = 0 gives the identity).
+ * Alias:   out may equal one of points; scratch may not overlap the other arguments.
+ * Time:    vartime: for public scalars and points only; the method and cost of ecopt_edwards25519_msm_vartime.
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH when scratch_len is smaller than ecopt_ristretto255_msm_scratch_size(n) (or
+ *          scratch is NULL with n > 0): out zeroed (not an element: the function's result must be checked).
+ * Source:  ecopt_edwards25519_msm_vartime (msm.h) on the representatives. */
+ECOPT_API
+int ecopt_ristretto255_msm_vartime(ecopt_ristretto255_point *out, const uint8_t *scalars,
+                                   const ecopt_ristretto255_point *points, size_t n, void *scratch,
+                                   size_t scratch_len) ECOPT_WARN_UNUSED_RESULT;
+
 /* ecopt_ristretto255_from_uniform_bytes — r = the element derived from 64 uniformly random bytes (RFC 9496 section
  * 4.3.4): MAP(b[0..32]) + MAP(b[32..64]), each half read little-endian with bit 255 cleared and taken mod p, MAP
  * the one-way Elligator map of section 4.3.4. The result is indistinguishable from a uniform element when b is

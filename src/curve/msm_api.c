@@ -20,6 +20,12 @@ size_t ecopt_edwards25519_msm_scratch_size(size_t n) {
 int ecopt_edwards25519_msm_vartime(ecopt_edwards25519_point *out, const uint8_t *scalars,
                                    const ecopt_edwards25519_point *points, size_t n, void *scratch,
                                    size_t scratch_len) {
+    /* The public size, not the running backend's own (smaller on some): a buffer accepted here is accepted on
+     * every CPU, and one refused here is refused everywhere, as msm.h promises. */
+    if (scratch_len < ecopt_edwards25519_msm_scratch_size(n) || (n > 0 && scratch == NULL)) {
+        memset(out, 0, sizeof *out);
+        return ECOPT_ERR_LENGTH;
+    }
     return ecopt_backend_get()->msm_vartime(out, scalars, points, n, scratch, scratch_len, 0);
 }
 

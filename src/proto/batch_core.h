@@ -13,6 +13,6 @@
 
 /* ecopt_ed25519_verify_batch_vartime — the contract of backend.h's ed25519_verify_batch_vartime. */
 void ecopt_ed25519_verify_batch_vartime(int *results, const uint8_t *sigs, const uint8_t *pubs, const uint8_t *k,
-                                     const uint8_t *z, size_t n, ecopt_verify_policy policy);
+                                     uint8_t *z, size_t n, ecopt_verify_policy policy);
 
 #endif /* ECOPT_PROTO_BATCH_CORE_H */

@@ -1,7 +1,7 @@
 /* ed25519_batch_core.c — the point arithmetic of batch verification on one backend (backend.h's
  * ed25519_verify_batch_vartime): each item's own checks, then the cofactored equation of all survivors at once
- * with one multiscalar multiplication, and bisection to find the bad ones when it fails. Hashing and the
- * randomness come from ed25519_batch.c, compiled once. */
+ * with one multiscalar multiplication, and bisection to find the bad ones when it fails. The hashing comes from
+ * ed25519_batch.c, compiled once; the random coefficients are drawn here, once the survivors are known. */
 #include <string.h>
 
 #include "backend.h"
@@ -9,6 +9,7 @@
 #include "curve/msm.h"
 #include "curve/scalar.h"
 #include "ecopt/ecopt.h"
+#include "rng.h"
 
 #include "proto/batch_core.h"
 
@@ -40,7 +41,8 @@
 
 typedef struct {
     ecopt_ge_ext a[ECOPT_BATCH_GROUP], r[ECOPT_BATCH_GROUP]; /* decoded A_i, R_i */
-    const uint8_t *sigs, *k, *z;
+    const uint8_t *sigs, *k;
+    uint8_t *z;
     int *results;
     /* the combined check's inputs: B, then -A_i and -R_i of each item of the set */
     ecopt_ge_ext pts[2 * ECOPT_BATCH_GROUP + 1];
@@ -100,7 +102,7 @@ static int strict_verdict(int ok, const ecopt_ge_ext *p) {
 }
 
 void ecopt_ed25519_verify_batch_vartime(int *results, const uint8_t *sigs, const uint8_t *pubs, const uint8_t *k,
-                                     const uint8_t *z, size_t n, ecopt_verify_policy policy) {
+                                     uint8_t *z, size_t n, ecopt_verify_policy policy) {
     batch b;
     size_t idx[ECOPT_BATCH_GROUP], m = 0;
     b.sigs = sigs;
@@ -125,6 +127,15 @@ void ecopt_ed25519_verify_batch_vartime(int *results, const uint8_t *sigs, const
         b.a[i] = ar[0];
         b.r[i] = ar[1];
         idx[m++] = i;
+    }
+    /* Randomness only when resolve will make a combined check (m > SINGLE_MAX): with fewer survivors the single
+     * checks settle every item exactly, and a getrandom failure must not touch a verdict that does not need it.
+     * The coefficients are drawn after the inputs are fixed and never leave this call: the argument above needs
+     * them unpredictable to whoever chose the signatures. When getrandom fails, exactly the survivors (the items
+     * whose verdict rests on the combined check) get ECOPT_ERR_RNG; the per-item verdicts stay. */
+    if (m > SINGLE_MAX && ecopt_random_bytes(z, 16 * n) != ECOPT_OK) {
+        for (size_t t = 0; t < m; t++) results[idx[t]] = ECOPT_ERR_RNG;
+        return;
     }
     resolve(&b, idx, m, 0);
 }

@@ -9,7 +9,9 @@
 #include "ct.h"
 #include "curve/group_ops.h"
 #include "curve/scalar.h"
+#include "ecopt/edwards25519.h"
 #include "ecopt/hash_to_curve.h"
+#include "ecopt/msm.h"
 
 size_t ecopt_ristretto255_bytes(void) {
     return ECOPT_RISTRETTO255_BYTES;
@@ -96,4 +98,37 @@ int ecopt_ristretto255_hash_to_group(ecopt_ristretto255_point *r, const uint8_t 
     be->ristretto->from_uniform_bytes(r, uniform);
     ecopt_memzero_explicit(uniform, sizeof uniform);
     return ECOPT_OK;
+}
+
+/* The variable-time multiplications are edwards25519's on the representatives. A ristretto255 element is a class
+ * P + E[4] of points of 2E (RFC 9496 section 4), and the point a ristretto255_point holds is any member of its
+ * class. For members Q_i = P_i + T_i (T_i in E[4]) and any integers s_i, sum [s_i] Q_i = sum [s_i] P_i +
+ * sum [s_i] T_i, and the second sum lies in the subgroup E[4]: the edwards result is a member of the class of
+ * sum [s_i] P_i, which is what the ristretto255 sum is. Scalars need no reduction for the same reason: [s] Q and
+ * [s mod l] Q differ by [k l] T, in E[4] as well, since [l] P = 0 for P in the subgroup of order l. The generator's
+ * representative is edwards25519's base point B (RFC 9496 section 4.4), so [b] G is [b] B. The two point types
+ * share one layout (ristretto255.h), checked below. */
+_Static_assert(sizeof(ecopt_ristretto255_point) == sizeof(ecopt_edwards25519_point), "one layout");
+
+void ecopt_ristretto255_double_scalarmult_vartime(ecopt_ristretto255_point *r, const uint8_t a[32],
+                                                  const ecopt_ristretto255_point *p, const uint8_t b[32]) {
+    ecopt_edwards25519_point e;
+    memcpy(&e, p, sizeof e);
+    ecopt_edwards25519_double_scalarmult_vartime(&e, a, &e, b);
+    memcpy(r, &e, sizeof e);
+}
+
+size_t ecopt_ristretto255_msm_scratch_size(size_t n) {
+    return ecopt_edwards25519_msm_scratch_size(n);
+}
+
+int ecopt_ristretto255_msm_vartime(ecopt_ristretto255_point *out, const uint8_t *scalars,
+                                   const ecopt_ristretto255_point *points, size_t n, void *scratch,
+                                   size_t scratch_len) {
+    ecopt_edwards25519_point e;
+    /* the points are read as edwards25519 points of the same layout (bytes: uint8_t access aliases any type) */
+    int rc = ecopt_edwards25519_msm_vartime(&e, scalars, (const ecopt_edwards25519_point *)(const void *)points, n,
+                                            scratch, scratch_len);
+    memcpy(out, &e, sizeof e);
+    return rc;
 }

@@ -87,7 +87,14 @@ t_batch_malformed() {
     printf '%s extra\n' "$good" >bad5
     expect 2 "bad5:1: expected PUBKEY-HEX SIG-HEX" "$ECOPT" verify --batch bad5
     expect 2 "no-such-file" "$ECOPT" verify --batch no-such-file
-    expect 2 "--pub: not with --batch" "$ECOPT" verify --batch list -p k.pub
+    expect 2 "-p/--pub: not with --batch" "$ECOPT" verify --batch list -p k.pub
+    expect 2 "-p/--pub: not with --batch" "$ECOPT" verify --batch list --pub k.pub
+    printf '\xef\xbb\xbf%s\n' "$good" >bad6
+    expect 2 "bad6:1: unexpected byte 0xef at column 1: a UTF-8 byte order mark" "$ECOPT" verify --batch bad6
+    printf '%s\n%s\0%s\n' "$good" "${good:0:10}" "${good:11}" >bad7
+    expect 2 "bad7:2: unexpected byte 0x00 at column 11" "$ECOPT" verify --batch bad7
+    printf '# caf\xc3\xa9 \0\n%s\n' "$good" >ok8 # a comment may hold any byte
+    ok "$ECOPT" verify --batch ok8
     expect 2 "--context: not with --batch" "$ECOPT" verify --batch list --context x
 }
 
@@ -99,9 +106,20 @@ t_batch_empty() {
 
 t_batch_rng_failure() {
     [ -n "${ECOPT_TEST_FAILRNG:-}" ] || skip "no failing-getrandom library"
-    make_line "$(rand_hex 32)" "ab" >list
+    local i line pub sig msg
+    : >list
+    for i in 1 2 3; do make_line "$(rand_hex 32)" "ab" >>list; done # 3 survivors: a combined check is needed
     expect 3 "" env LD_PRELOAD="$ECOPT_TEST_FAILRNG" "$ECOPT" verify --batch list
     [ ! -s out.txt ] || fail "verdicts printed without randomness: $(<out.txt)"
+    # one survivor is settled by a single check, without randomness
+    head -n 1 list >list1
+    ok env LD_PRELOAD="$ECOPT_TEST_FAILRNG" "$ECOPT" verify --batch list1
+    grep -qx "1: OK" out.txt || fail "one valid line without randomness: $(<out.txt)"
+    # every line fails a per-item rule (S >= 2^255 > l): every verdict is known, exit 1 (not 3)
+    : >listx
+    while read -r pub sig msg; do printf '%s %sff %s\n' "$pub" "${sig:0:126}" "$msg" >>listx; done <list
+    expect 1 "3 of 3 signatures rejected" env LD_PRELOAD="$ECOPT_TEST_FAILRNG" "$ECOPT" verify --batch listx
+    [ "$(grep -c ': FAIL encoding' out.txt)" -eq 3 ] || fail "per-item verdicts with getrandom failing: $(<out.txt)"
 }
 
 run_cases

@@ -27,6 +27,7 @@
 #include "curve/ge.h"
 #include "curve/ristretto.h"
 #include "ecopt/edwards25519.h"
+#include "ecopt/msm.h"
 #include "ecopt/ristretto255.h"
 #include "ref25519.h"
 #include "testutil.h"
@@ -429,6 +430,63 @@ static void test_sizes(void) {
     if (!ecopt_ge_is_identity(&g)) tu_fail("identity is not the neutral point");
 }
 
+/* ecopt_ristretto255_msm_vartime and _double_scalarmult_vartime against sums of ecopt_ristretto255_scalarmult
+ * (constant time, reduces mod l first) and scalarmult_base: random elements (from_uniform_bytes), scalars of any
+ * 256-bit value (0 and 2^256 - 1 among them), n = 0..40, 100;
+ * compared with ecopt_ristretto255_equal and through the encodings. The scratch of the public size, and one
+ * byte short (ERR_LENGTH). */
+static void test_msm_vartime(tu_rng *rng) {
+    enum { NMAX = 100 };
+    static ecopt_ristretto255_point pts[NMAX];
+    static uint8_t sc[NMAX * 32];
+    for (size_t n = 0; n <= NMAX; n = n == 40 ? NMAX : n + 1) {
+        ecopt_ristretto255_point want, got, t;
+        ecopt_ristretto255_identity(&want);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t u[64];
+            tu_rng_bytes(rng, u, 64);
+            ecopt_ristretto255_from_uniform_bytes(&pts[i], u);
+            tu_rng_bytes(rng, sc + 32 * i, 32);
+            if (i % 7 == 3) memset(sc + 32 * i, 0xff, 32); /* 2^256 - 1: far above l */
+            if (i % 11 == 5) memset(sc + 32 * i, 0, 32);
+            ecopt_ristretto255_scalarmult(&t, sc + 32 * i, &pts[i]);
+            ecopt_ristretto255_add(&want, &want, &t);
+        }
+        size_t len = ecopt_ristretto255_msm_scratch_size(n);
+        n_checks++;
+        if (len != ecopt_edwards25519_msm_scratch_size(n)) tu_fail("ristretto msm scratch size differs at n = %zu", n);
+        uint8_t *buf = malloc(len + 1);
+        int rc = ecopt_ristretto255_msm_vartime(&got, sc, pts, n, buf ? buf + 1 : NULL, len);
+        n_checks++;
+        if (rc != ECOPT_OK) tu_fail("ristretto255_msm_vartime n = %zu returned %d", n, rc);
+        uint8_t ew[32], eg[32];
+        ecopt_ristretto255_encode(ew, &want);
+        ecopt_ristretto255_encode(eg, &got);
+        expect_equal("msm_vartime vs sum of scalarmult", &got, &want, 1);
+        n_checks++;
+        if (memcmp(ew, eg, 32) != 0) tu_fail("msm_vartime n = %zu: encodings differ", n);
+        if (n > 0) {
+            rc = ecopt_ristretto255_msm_vartime(&got, sc, pts, n, buf, len - 1);
+            n_checks++;
+            if (rc != ECOPT_ERR_LENGTH) tu_fail("ristretto255_msm_vartime one byte short: returned %d", rc);
+            /* double scalar: [a] P + [b] G with a, b the first two scalars */
+            const uint8_t *a = sc, *b = sc + 32 * (n > 1);
+            ecopt_ristretto255_point ps, bs;
+            ecopt_ristretto255_scalarmult(&ps, a, &pts[0]);
+            ecopt_ristretto255_scalarmult_base(&bs, b);
+            ecopt_ristretto255_add(&want, &ps, &bs);
+            got = pts[0];
+            ecopt_ristretto255_double_scalarmult_vartime(&got, a, &got, b); /* r = p */
+            expect_equal("double_scalarmult_vartime vs scalarmult + scalarmult_base", &got, &want, 1);
+            ecopt_ristretto255_encode(ew, &want);
+            ecopt_ristretto255_encode(eg, &got);
+            n_checks++;
+            if (memcmp(ew, eg, 32) != 0) tu_fail("double_scalarmult_vartime: encodings differ");
+        }
+        free(buf);
+    }
+}
+
 int main(int argc, char **argv) {
     tu_opts o;
     tu_parse_opts(&o, argc, argv, 40);
@@ -446,6 +504,7 @@ int main(int argc, char **argv) {
     test_roundtrip_and_classes(&rng, o.iters, T);
     test_decode_random(&rng, 50 * o.iters);
     test_hash_to_group(&rng, 4 * o.iters);
+    test_msm_vartime(&rng);
     for (int i = 0; i < 8; i++) ref_pt_clear(&T[i]);
     printf("%ld checks\n", n_checks);
     return tu_finish("test_ristretto");

@@ -19,7 +19,9 @@
  * draws from the whole pool, one item repeated n times (valid and invalid). Each call's results must equal the
  * single answers and its return value the first non-OK one (or OK).
  * Also: n = 0 with NULL arrays, an unknown policy (ECOPT_ERR_UNSUPPORTED for every item), and with the argument
- * "rngfail" (getrandom made to fail by a preload library) ECOPT_ERR_RNG for every item, never ECOPT_OK. */
+ * "rngfail" (getrandom made to fail by a preload library): single verification's verdict for every item that
+ * fails a per-item rule or sits in a group settled by single checks, ECOPT_ERR_RNG (never ECOPT_OK) for exactly
+ * the others (rng_fail_checks). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,6 +368,62 @@ static void run_sizes(tu_rng *rng, const size_t *sizes, size_t nsizes) {
         }
 }
 
+/* getrandom fails (the preload library): randomness is drawn only for a group of 16 with more than 2 items passing
+ * the per-item rules, and then exactly those items get ECOPT_ERR_RNG; every other item gets single verification's
+ * code. Patterns (v valid, x S >= l): all x (n = 1, 3, 20: no getrandom at all), v v x, v x v v x v v,
+ * 16 x then v v v (the first group keeps its verdicts, the second is RNG), and all v (n = 3, 17). */
+static void rng_fail_checks(tu_rng *rng) {
+    static const char *const patterns[] = {"x", "xxx", "xxxxxxxxxxxxxxxxxxxx", "vvx", "vxvvxvv",
+                                           "xxxxxxxxxxxxxxxxvvv", "vvv", "vvvvvvvvvvvvvvvvv", "xvv"};
+    uint8_t sigs[32 * 64], pubs[32 * 32], msg[8];
+    const uint8_t *msgs[32];
+    size_t lens[32];
+    int res[32], want[32];
+    for (size_t p = 0; p < sizeof patterns / sizeof patterns[0]; p++) {
+        size_t n = strlen(patterns[p]);
+        for (size_t i = 0; i < n; i++) {
+            ecopt_ed25519_secretkey sk;
+            uint8_t seed[32];
+            tu_rng_bytes(rng, seed, 32);
+            tu_rng_bytes(rng, msg, sizeof msg);
+            if (ecopt_ed25519_keypair_from_seed(&sk, pubs + 32 * i, seed) != ECOPT_OK ||
+                ecopt_ed25519_sign(sigs + 64 * i, msg, sizeof msg, &sk) != ECOPT_OK)
+                tu_fail("keypair or sign failed");
+            if (patterns[p][i] == 'x') sigs[64 * i + 63] |= 0xf0; /* S >= 2^255 > l */
+            msgs[i] = malloc(sizeof msg);
+            memcpy((uint8_t *)msgs[i], msg, sizeof msg);
+            lens[i] = sizeof msg;
+        }
+        for (int pol = 0; pol < 2; pol++) {
+            for (size_t g = 0; g < n; g += 16) {
+                size_t m = n - g < 16 ? n - g : 16, surv = 0;
+                for (size_t i = g; i < g + m; i++) {
+                    want[i] = pol ? ecopt_ed25519_verify_zip215(sigs + 64 * i, msgs[i], lens[i], pubs + 32 * i)
+                                  : ecopt_ed25519_verify(sigs + 64 * i, msgs[i], lens[i], pubs + 32 * i);
+                    if ((want[i] == ECOPT_OK) != (patterns[p][i] == 'v'))
+                        tu_fail("pattern %s item %zu: single verification returned %d", patterns[p], i, want[i]);
+                    surv += want[i] == ECOPT_OK;
+                }
+                if (surv > 2)
+                    for (size_t i = g; i < g + m; i++)
+                        if (want[i] == ECOPT_OK) want[i] = ECOPT_ERR_RNG;
+            }
+            int want_rc = ECOPT_OK;
+            for (size_t i = n; i-- > 0;)
+                if (want[i] != ECOPT_OK) want_rc = want[i];
+            int rc = ecopt_ed25519_verify_batch(res, sigs, msgs, lens, pubs, n, pol);
+            n_checks++;
+            if (rc != want_rc) tu_fail("getrandom failing, pattern %s, policy %d: returned %d, want %d", patterns[p],
+                                       pol, rc, want_rc);
+            for (size_t i = 0; i < n; i++)
+                if (res[i] != want[i])
+                    tu_fail("getrandom failing, pattern %s, policy %d: item %zu is %d (%s), want %d (%s)",
+                            patterns[p], pol, i, res[i], ecopt_strerror(res[i]), want[i], ecopt_strerror(want[i]));
+        }
+        for (size_t i = 0; i < n; i++) free((void *)msgs[i]);
+    }
+}
+
 int main(int argc, char **argv) {
     tu_opts o;
     tu_parse_opts(&o, argc, argv, 1);
@@ -379,15 +437,8 @@ int main(int argc, char **argv) {
     tu_rng rng;
     tu_rng_seed(&rng, o.seed);
 
-    if (rngfail) { /* getrandom fails: every item ECOPT_ERR_RNG, even the ones that would fail their own checks */
-        uint8_t sigs[3 * 64] = {0}, pubs[3 * 32] = {0};
-        const uint8_t *msgs[3] = {NULL, NULL, NULL};
-        size_t lens[3] = {0, 0, 0};
-        int res[3] = {0, 0, 0};
-        int rc = ecopt_ed25519_verify_batch(res, sigs, msgs, lens, pubs, 3, ECOPT_VERIFY_STRICT);
-        n_checks++;
-        if (rc != ECOPT_ERR_RNG || res[0] != ECOPT_ERR_RNG || res[1] != ECOPT_ERR_RNG || res[2] != ECOPT_ERR_RNG)
-            tu_fail("with getrandom failing: returned %d, results %d %d %d", rc, res[0], res[1], res[2]);
+    if (rngfail) { /* getrandom fails */
+        rng_fail_checks(&rng);
         printf("%ld checks\n", n_checks);
         return tu_finish("test_batch");
     }
@@ -436,6 +487,16 @@ int main(int argc, char **argv) {
         if (rc != ECOPT_ERR_UNSUPPORTED || res[0] != ECOPT_ERR_UNSUPPORTED || res[1] != ECOPT_ERR_UNSUPPORTED)
             tu_fail("policy 7: returned %d, results %d %d", rc, res[0], res[1]);
     }
+    /* the policy is checked before n: an unknown one with n = 0 is refused too, and strerror names policies */
+    for (int pol = -1; pol <= 5; pol += 6) {
+        n_checks++;
+        int rc = ecopt_ed25519_verify_batch(NULL, NULL, NULL, NULL, NULL, 0, pol);
+        if (rc != ECOPT_ERR_UNSUPPORTED) tu_fail("n = 0, policy %d: returned %d, want ECOPT_ERR_UNSUPPORTED", pol, rc);
+    }
+    n_checks++;
+    if (strstr(ecopt_strerror(ECOPT_ERR_UNSUPPORTED), "policy") == NULL)
+        tu_fail("ecopt_strerror(ECOPT_ERR_UNSUPPORTED) = \"%s\" does not cover an unknown policy",
+                ecopt_strerror(ECOPT_ERR_UNSUPPORTED));
     printf("%ld checks in %ld calls\n", n_checks, n_calls);
     for (size_t i = 0; i < npool; i++) free(pool[i].msg);
     free(pool);
