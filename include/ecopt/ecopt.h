@@ -353,14 +353,15 @@ int ecopt_ed25519_verify_zip215(const uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES],
  *          accepted only if a random z_i hits one value in l > 2^252, probability at most 2^-128 per check (the
  *          argument: src/proto/ed25519_batch_core.c), and a call makes fewer than 2 n checks.
  * Time:    vartime: signatures, messages and keys are public. All valid, per signature: about 0.6 of a single
- *          verification (docs/group.md); each invalid item adds up to 2 log2(16) smaller combined checks and two
+ *          verification (docs/group.md), about 1.0 on the ifma backends (single checks, see Returns); each invalid item adds up to 2 log2(16) smaller combined checks and two
  *          single ones.
  * Memory:  no allocation; about 80 KB of stack (measured with a painted stack, bisection included).
  * Returns: ECOPT_OK when every item is valid (every results[i] is ECOPT_OK); otherwise results[j] for the first j
  *          with results[j] != ECOPT_OK. Per item: ECOPT_OK, ECOPT_ERR_ENCODING, ECOPT_ERR_SMALL_ORDER (STRICT),
  *          ECOPT_ERR_VERIFY as in the policy, ECOPT_ERR_NOMEM (SHA-512 unavailable). ECOPT_ERR_RNG: getrandom
  *          is called once per group of 16 that has more than 2 items passing the per-item rules (fewer are settled
- *          by single checks, no randomness), and when it fails, exactly those items of that group get
+ *          by single checks, no randomness; on the ifma backends, whose single checks are the faster, every group
+ *          is settled so and getrandom is never called), and when it fails, exactly those items of that group get
  *          ECOPT_ERR_RNG (never ECOPT_OK); every item that failed a per-item rule keeps its own code, and other
  *          groups keep their verdicts. So results[i] is ECOPT_ERR_RNG only for an item whose verdict needed the
  *          combined check, and every other results[i] equals single verification's. ECOPT_ERR_UNSUPPORTED:

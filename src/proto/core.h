@@ -21,7 +21,6 @@ void ecopt_x25519_base_core(uint8_t pub[32], const uint8_t scalar[32]);
 #include <stddef.h>
 
 #define ecopt_x25519_batch_core ECOPT_BE(ecopt_x25519_batch_core)
-#define ecopt_x25519_base_batch_core ECOPT_BE(ecopt_x25519_base_batch_core)
 
 /* ecopt_x25519_batch_core — out_i = X25519(scalars_i, u_i) for i < n, keys 32 bytes each at offset 32 i, eight
  * ladders at a time in the lanes of the vector registers (src/proto/x25519_batch_ifma.c). Contract as the table's
@@ -30,9 +29,6 @@ void ecopt_x25519_base_core(uint8_t pub[32], const uint8_t scalar[32]);
  * Returns: ECOPT_OK, or ECOPT_ERR_SMALL_ORDER when some output is all zero (that key's status). */
 int ecopt_x25519_batch_core(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status);
 
-/* ecopt_x25519_base_batch_core — pub_i = X25519(scalars_i, 9) for i < n, the same ladders. pub may equal scalars.
- * Time: constant in every scalar. */
-void ecopt_x25519_base_batch_core(uint8_t *pub, const uint8_t *scalars, size_t n);
 #endif
 
 #endif /* ECOPT_PROTO_CORE_H */

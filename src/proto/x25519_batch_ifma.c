@@ -1,7 +1,8 @@
 /* x25519_batch_ifma.c — batch X25519 (RFC 7748 sections 5 and 6.1) with eight independent Montgomery ladders, one
  * key per 64-bit lane of the zmm registers (src/field/ifma/fe8.h).
  *
- * A per-backend source of the ifma backends (the table entries x25519_batch and x25519_base_batch, backend.h): for
+ * A per-backend source of the ifma backends (the table entry x25519_batch, backend.h; the base point batch makes n
+ * single calls, whose four-lane fixed base is the faster): for
  * ifma the functions that touch vectors carry ECOPT_IFMA_TARGET and are reached only once the backend's cpuid check
  * passed; for ifma_emu (ECOPT_IFMA_EMULATE) the same code runs on plain-C lanes, everywhere.
  *
@@ -182,20 +183,4 @@ int ecopt_x25519_batch_core(uint8_t *out, const uint8_t *scalars, const uint8_t 
         ecopt_memzero_explicit(o, sizeof o);
     }
     return rc;
-}
-
-/* The same ladder on u = 9: 255 steps in eight lanes cost less per key than the fixed-base comb of one key. The
- * result is never zero: a clamped scalar is 8 m with m < 2^252 < l, so [k] of the base point (order l) is not the
- * identity. */
-void ecopt_x25519_base_batch_core(uint8_t *pub, const uint8_t *scalars, size_t n) {
-    for (size_t base = 0; base < n; base += 8) {
-        size_t m = n - base < 8 ? n - base : 8;
-        uint8_t k[8][32], o[8][32];
-        uint64_t ul[5][8];
-        load_group(k, ul, scalars, NULL, base, m);
-        ladder8(o, k, ul);
-        for (size_t j = 0; j < m; j++) memcpy(pub + 32 * (base + j), o[j], 32);
-        ecopt_memzero_explicit(k, sizeof k);
-        ecopt_memzero_explicit(o, sizeof o);
-    }
 }
