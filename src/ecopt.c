@@ -185,9 +185,11 @@ int ecopt_x25519_keygen(uint8_t scalar[32], uint8_t pub[32]) {
     return ECOPT_OK;
 }
 
-/* The batch functions check nothing about the pointers but n: with n = 0 nothing is read or written, so NULL buffers
- * are fine then. A backend without batch code gives its single-key results one key at a time (the same function). */
+/* With n = 0 nothing is read or written, so NULL buffers are fine then; with n > 0 a NULL buffer is refused here,
+ * before any backend sees it, so that every backend answers alike (the ifma batch code must never take a NULL u).
+ * A backend without batch code gives its single-key results one key at a time (the same function). */
 int ecopt_x25519_batch(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status) {
+    if (n > 0 && (out == NULL || scalars == NULL || u == NULL)) return ECOPT_ERR_LENGTH;
     const ecopt_backend *be = ecopt_backend_get();
     if (be->x25519_batch != NULL) return be->x25519_batch(out, scalars, u, n, status);
     int rc = ECOPT_OK;
@@ -200,6 +202,7 @@ int ecopt_x25519_batch(uint8_t *out, const uint8_t *scalars, const uint8_t *u, s
 }
 
 int ecopt_x25519_base_batch(uint8_t *pub, const uint8_t *scalars, size_t n) {
+    if (n > 0 && (pub == NULL || scalars == NULL)) return ECOPT_ERR_LENGTH;
     const ecopt_backend *be = ecopt_backend_get();
     if (be->x25519_base_batch != NULL) {
         be->x25519_base_batch(pub, scalars, n);

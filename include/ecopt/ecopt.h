@@ -70,8 +70,8 @@ const char *ecopt_version(void);
  *
  * A backend is one implementation of the field arithmetic (and of the curve operations compiled with it); every
  * backend computes the same results, they differ in speed and in the instructions they need. The library starts
- * on the first backend of ecopt_backend_list() that this CPU can run (adx and adx51 need BMI2 and ADX, read from
- * cpuid) and changes only when ecopt_backend_select says so. The library never reads the environment: the
+ * on the first backend of ecopt_backend_list() that this CPU can run (ifma needs AVX-512F, VL and IFMA with the OS
+ * saving their state (cpuid, XCR0); adx and adx51 need BMI2 and ADX, read from cpuid) and changes only when ecopt_backend_select says so. The library never reads the environment: the
  * ECOPT_BACKEND variable is a convenience of the ecopt command and of the tests, which pass it to
  * ecopt_backend_select.
  *
@@ -99,7 +99,8 @@ const char *ecopt_version(void);
 ECOPT_API
 int ecopt_backend_select(const char *name) ECOPT_WARN_UNUSED_RESULT;
 
-/* ecopt_backend_name — the name of the backend the operations dispatch to now ("adx", "adx51", "u64" or "u32").
+/* ecopt_backend_name — the name of the backend the operations dispatch to now ("ifma", "adx", "adx51", "u64", "u32",
+ * or "ifma_emu", the ifma code over emulated instructions, chosen only by name).
  * Returns: a static string, never NULL. */
 ECOPT_API
 const char *ecopt_backend_name(void);
@@ -111,7 +112,7 @@ ECOPT_API
 int ecopt_backend_init(void);
 
 /* ecopt_backend_list — the names of all backends compiled in, in order of preference, separated by single spaces
- * ("adx adx51 u64 u32" on x86-64, "u64 u32" elsewhere). Returns: a static string. */
+ * ("ifma adx adx51 u64 u32 ifma_emu" on x86-64 with ecopt's own build, "u64 u32" elsewhere). Returns: a static string. */
 ECOPT_API
 const char *ecopt_backend_list(void);
 
@@ -169,7 +170,8 @@ int ecopt_x25519_keygen(uint8_t scalar[ECOPT_X25519_SCALARBYTES],
  *          (RFC 7748 section 6.1, checked per key in constant time as ecopt_x25519 does). Unlike the other
  *          functions, an error does not zero every output: the failing keys' 32 bytes are zero and status[i] (when
  *          status is not NULL) is ECOPT_ERR_SMALL_ORDER for them, ECOPT_OK for the others, whose outputs are
- *          written and valid.
+ *          written and valid. ECOPT_ERR_LENGTH: n > 0 with out, scalars or u NULL (nothing read or written,
+ *          status untouched), on every backend.
  * Source:  RFC 7748 sections 5 and 6.1. */
 ECOPT_API
 int ecopt_x25519_batch(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n,
@@ -181,7 +183,8 @@ int ecopt_x25519_batch(uint8_t *out, const uint8_t *scalars, const uint8_t *u, s
  *          (the pointers may then be NULL).
  * Alias:   pub may equal scalars (the same pointer); no other overlap.
  * Time:    constant in every scalar; n is public.
- * Returns: ECOPT_OK (the output for a clamped scalar is never zero).
+ * Returns: ECOPT_OK (the output for a clamped scalar is never zero); ECOPT_ERR_LENGTH: n > 0 with pub or scalars
+ *          NULL (nothing read or written).
  * Source:  RFC 7748 sections 5 and 6.1. */
 ECOPT_API
 int ecopt_x25519_base_batch(uint8_t *pub, const uint8_t *scalars, size_t n) ECOPT_WARN_UNUSED_RESULT;

@@ -122,6 +122,17 @@ static void run_random(tu_rng *r) {
     }
     if (batch(NULL, NULL, NULL, 0, NULL) != ECOPT_OK) tu_fail("n = 0 with NULL pointers: not ECOPT_OK");
     if (base_batch(NULL, NULL, 0) != ECOPT_OK) tu_fail("base batch n = 0 with NULL pointers: not ECOPT_OK");
+    /* n > 0 with a NULL buffer: ECOPT_ERR_LENGTH on every backend, nothing written (the status array kept) */
+    {
+        uint8_t k3[96] = {1}, u3[96] = {9}, o3[96];
+        int st3[3] = {11, 11, 11};
+        if (batch(o3, k3, NULL, 3, st3) != ECOPT_ERR_LENGTH) tu_fail("u NULL with n = 3: not ECOPT_ERR_LENGTH");
+        if (batch(o3, NULL, u3, 3, st3) != ECOPT_ERR_LENGTH) tu_fail("scalars NULL with n = 3: not ECOPT_ERR_LENGTH");
+        if (batch(NULL, k3, u3, 3, st3) != ECOPT_ERR_LENGTH) tu_fail("out NULL with n = 3: not ECOPT_ERR_LENGTH");
+        if (st3[0] != 11 || st3[2] != 11) tu_fail("status written on ECOPT_ERR_LENGTH");
+        if (base_batch(NULL, k3, 3) != ECOPT_ERR_LENGTH) tu_fail("base batch pub NULL: not ECOPT_ERR_LENGTH");
+        if (base_batch(o3, NULL, 3) != ECOPT_ERR_LENGTH) tu_fail("base batch scalars NULL: not ECOPT_ERR_LENGTH");
+    }
     printf("random: n = 0..20, 63, 64, 65, 100 checked against single calls and libsodium\n");
 }
 
