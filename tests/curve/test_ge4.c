@@ -301,6 +301,8 @@ int main(int argc, char **argv) {
     }
 
     mpz_clear(a);
+    ref_pt_clear(&B), ref_pt_clear(&I), ref_pt_clear(&P), ref_pt_clear(&Q);
+    for (int i = 0; i < 8; i++) ref_pt_clear(&T[i]);
     printf("%ld checks\n", n_checks);
     return tu_finish("test_ge4");
 }
