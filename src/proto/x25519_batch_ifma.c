@@ -147,7 +147,7 @@ static __attribute__((noinline)) ECOPT_IFMA_TARGET void ladder8(uint8_t out[8][3
 }
 
 /* Keys base .. base + m - 1 (m <= 8) into lanes 0 .. m - 1 of k and ul, the dummy key (scalar 0, clamped to 2^254,
- * and u = 9) into the others. u NULL means u = 9 for every key (the base-point batch). */
+ * and u = 9) into the others. */
 static void load_group(uint8_t k[8][32], uint64_t ul[5][8], const uint8_t *scalars, const uint8_t *u, size_t base,
                        size_t m) {
     static const uint8_t nine[32] = {9};
@@ -155,7 +155,7 @@ static void load_group(uint8_t k[8][32], uint64_t ul[5][8], const uint8_t *scala
     for (size_t j = 0; j < 8; j++) {
         uint64_t l[5];
         ecopt_scalar_clamp(k[j], j < m ? scalars + 32 * (base + j) : dummy);
-        u_to_limbs(l, j < m && u != NULL ? u + 32 * (base + j) : nine);
+        u_to_limbs(l, j < m ? u + 32 * (base + j) : nine);
         for (int i = 0; i < 5; i++) ul[i][j] = l[i];
     }
 }

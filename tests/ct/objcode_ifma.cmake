@@ -30,8 +30,6 @@ if(TARGET ecopt_be_ifma)
              --skip "vartime:variable time by contract, public inputs only (verification)" ${objcode_clang_skip}
              --public "^load_group$:r8:the first key of the group, public as n is"
              --public "^load_group$:r9:the key count of the group, public as n is"
-             --public "^load_group$:rcx:u is NULL (the base point, 9) or not, a public choice"
-             --public "^ecopt_x25519_batch(_core)?_ifma$:rdx:u is NULL or not (load_group inlined), a public choice"
              --public "^ecopt_x25519_batch(_core)?_ifma$:rcx:the key count n, public by contract"
              --public "^ecopt_x25519_batch(_core)?_ifma$:r8:status is NULL or not, public"
              --declassify "ecopt_ct_bytes_is_zero:each key's all-zero verdict, public by contract (RFC 7748 section 6.1)"
