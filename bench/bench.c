@@ -48,6 +48,7 @@
 #include "backend.h"
 #include "bench_fe.h"
 #include "bench_s2n.h"
+#include "tick_cal.h"
 #include "ecopt/ecopt.h"
 #include "ecopt/msm.h"
 #include "proto/ed25519_internal.h"
@@ -74,12 +75,6 @@ static void die(const char *what) {
     exit(3);
 }
 
-static inline uint64_t ticks(void) {
-    _mm_lfence();
-    uint64_t t = __rdtsc();
-    _mm_lfence();
-    return t;
-}
 
 /* ---- the operations, one call each; i selects the input ---------------------------------------------------------- */
 static void x_ecopt(int i) {
@@ -420,52 +415,6 @@ static double tick_rate(void) {
     return (double)(t1 - t0) / ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9);
 }
 
-/* ---- TSC ticks per core cycle: a chain of dependent 64-bit register adds, CAL_ADDS per loop iteration, takes one
- * core cycle per add on the x86-64 cores these benchmarks run on (an add's latency is 1 and the chain allows no
- * overlap), so ticks / adds is the ratio of the TSC's fixed rate to the core clock at this moment. Many short
- * trials (about CAL_MS / CAL_TRIALS ms each) and their median: a preempted trial reads high and is outvoted. The
- * same method as ifma_probe's --baseline. */
-enum { CAL_ADDS = 10, CAL_TRIALS = 251, CAL_MS = 50 };
-static uint64_t add_chain(uint64_t iters) {
-    uint64_t x = 0, one = 1;
-    __asm__ volatile("" : "+r"(one)); /* unknown to the compiler: the chain cannot be folded */
-    for (uint64_t i = 0; i < iters; i++)
-        __asm__ volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-                         "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
-                         : "+r"(x)
-                         : "r"(one));
-    return x;
-}
-static double seconds_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static int cmp_double(const void *a, const void *b);
-/* ticks_per_cycle — the median of CAL_TRIALS trials of ticks / (iterations * CAL_ADDS); *q1, *q3 their quartiles */
-static double ticks_per_cycle(double *q1, double *q3) {
-    uint64_t iters = 1000;
-    for (;;) { /* size a trial: grow until a run takes 2 ms, then scale to CAL_MS / CAL_TRIALS */
-        double t0 = seconds_now();
-        sink ^= (uint8_t)add_chain(iters);
-        double dt = seconds_now() - t0;
-        if (dt >= 0.002 || iters >= (UINT64_C(1) << 40)) {
-            iters = (uint64_t)((double)iters * (CAL_MS * 1e-3 / CAL_TRIALS) / (dt > 0 ? dt : 1e-3)) + 1;
-            break;
-        }
-        iters *= 4;
-    }
-    static double r[CAL_TRIALS];
-    for (int k = 0; k < CAL_TRIALS; k++) {
-        uint64_t t0 = ticks();
-        sink ^= (uint8_t)add_chain(iters);
-        r[k] = (double)(ticks() - t0) / ((double)iters * CAL_ADDS);
-    }
-    qsort(r, CAL_TRIALS, sizeof *r, cmp_double);
-    *q1 = r[CAL_TRIALS / 4];
-    *q3 = r[3 * CAL_TRIALS / 4];
-    return r[CAL_TRIALS / 2];
-}
 
 /* s2n-bignum's results against ecopt's on the inputs measured (its ops compute the same functions): a peer that
  * computed something else would be timed for nothing */
@@ -863,7 +812,7 @@ int main(int argc, char **argv) {
     char tpc_text[200];
     snprintf(tpc_text, sizeof tpc_text,
              "1 core cycle = %.3f TSC ticks (a chain of dependent adds, median of %d trials, quartiles %.3f-%.3f)",
-             tpc, CAL_TRIALS, tpc_q1, tpc_q3);
+             tpc, TICK_CAL_TRIALS, tpc_q1, tpc_q3);
     printf("tick rate: %.3f GHz (ticks are TSC ticks, not core cycles); %s\n\n", rate / 1e9, tpc_text);
 
     static double med[NOPS][MAXIMPL], spread[NOPS][MAXIMPL];

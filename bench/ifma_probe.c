@@ -27,6 +27,7 @@
 #include <x86intrin.h>
 
 #include "ecopt/ecopt.h"
+#include "tick_cal.h"
 
 #ifndef IFMA_PROBE_VECTORS
 #error "IFMA_PROBE_VECTORS (the rfc7748_x25519.json path) is set by bench/CMakeLists.txt"
@@ -447,12 +448,6 @@ static void check_one(const char *name, x25519_fn *fn, long nrandom) {
 }
 
 /* ---- benchmark ------------------------------------------------------------------------------------------------- */
-static inline uint64_t ticks(void) {
-    _mm_lfence();
-    uint64_t t = __rdtsc();
-    _mm_lfence();
-    return t;
-}
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
@@ -480,60 +475,6 @@ static void probe_tail(uint8_t out[32], const uint8_t s[32], const uint8_t u[32]
     fe51_encode(out, r);
 }
 
-/* ---- ticks per core cycle, measured -------------------------------------------------------------------------
- * The TSC runs at a fixed rate, the core at whatever clock the load and the boost give it now, so the ratio is
- * measured in this run, not assumed: a chain of dependent 64-bit register adds, CAL_ADDS per loop iteration, takes
- * one core cycle per add (ADD r64, r64 has latency 1 on the x86-64 cores in Agner Fog's "Instruction tables"; the
- * loop's counter runs beside the chain). A register operand, not an immediate: some cores fold chains of add-
- * immediates at rename. About CAL_MS ms in all, as CAL_TRIALS short trials of about CAL_MS / CAL_TRIALS ms each
- * (sized with CLOCK_MONOTONIC), and their median: a trial that spans another process's time slice on a shared core
- * reads high, so the trials are short (with a second process on the core, 5 ms trials read up to 3.5x high, while
- * the median of 0.1 ms trials stayed within about 1% of their minimum). */
-enum { CAL_ADDS = 10, CAL_TRIALS = 251, CAL_MS = 50 };
-static uint64_t add_chain(uint64_t iters) {
-    uint64_t x = 0, one = 1;
-    __asm__ volatile("" : "+r"(one)); /* unknown to the compiler: the chain cannot be folded */
-    for (uint64_t i = 0; i < iters; i++)
-        __asm__ volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-                         "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
-                         : "+r"(x)
-                         : "r"(one));
-    return x;
-}
-static double seconds_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-/* ticks_per_cycle — the median over CAL_TRIALS trials of TSC ticks / (iterations * CAL_ADDS); q1, q3: the trials'
- * quartiles */
-static double ticks_per_cycle(double *q1, double *q3) {
-    uint64_t iters = 100000;
-    for (;;) { /* size a trial: grow until a run takes 2 ms, then scale to CAL_MS / CAL_TRIALS */
-        double t0 = seconds_now();
-        sink ^= add_chain(iters);
-        double dt = seconds_now() - t0;
-        if (dt >= 0.002 || iters >= (UINT64_C(1) << 40)) {
-            iters = (uint64_t)((double)iters * (CAL_MS * 1e-3 / CAL_TRIALS) / (dt > 0 ? dt : 1e-3)) + 1;
-            break;
-        }
-        iters *= 4;
-    }
-    static double r[CAL_TRIALS];
-    for (int k = 0; k < CAL_TRIALS; k++) {
-        uint64_t t0 = ticks();
-        sink ^= add_chain(iters);
-        r[k] = (double)(ticks() - t0) / ((double)iters * CAL_ADDS);
-    }
-    qsort(r, CAL_TRIALS, sizeof *r, cmp_double);
-    *q1 = r[CAL_TRIALS / 4];
-    *q3 = r[3 * CAL_TRIALS / 4];
-    return r[CAL_TRIALS / 2];
-}
 
 enum { STEPS_PER_CALL = 255 };
 static int bench(int rounds, int with_ifma) {
@@ -571,7 +512,7 @@ static int bench(int rounds, int with_ifma) {
     double tpc_lo, tpc_hi, tpc = ticks_per_cycle(&tpc_lo, &tpc_hi);
     printf("ifma_probe bench: median rdtsc ticks, %d rounds interleaved (1 core cycle = %.3f TSC ticks, measured "
            "after them: a chain of dependent adds, median of %d trials in %d ms, quartiles %.3f-%.3f)\n",
-           rounds, tpc, CAL_TRIALS, CAL_MS, tpc_lo, tpc_hi);
+           rounds, tpc, TICK_CAL_TRIALS, TICK_CAL_MS, tpc_lo, tpc_hi);
     for (int k = first; k < NI; k++) {
         printf("  %-30s %10.0f ticks", names[k], med[k]);
         if (k == 1) printf("  = %.1f ticks per step (%.1f cycles)", med[k] / STEPS_PER_CALL,
