@@ -493,8 +493,8 @@ static void odd_multiples(ecopt_ge_cached table[8], const ecopt_ge_ext *p) {
  * j = 0..BASE_ODD - 1 (the odd multiples a width-BASE_ODD_W NAF needs), made once at first use (2 BASE_ODD
  * inversions, about 0.1 ms): verification adds these with 7M mixed additions instead of building a projective
  * table of B every time. Public data. */
-#define BASE_ODD_W 7
-#define BASE_ODD (1 << (BASE_ODD_W - 2))
+#define BASE_ODD_W ECOPT_GE_BASE_ODD_W
+#define BASE_ODD ECOPT_GE_BASE_ODD
 static ecopt_ge_niels base_odd[2][BASE_ODD];
 static pthread_once_t base_odd_once = PTHREAD_ONCE_INIT;
 
@@ -526,6 +526,11 @@ static void base_odd_init(void) {
             niels_from_ext(&base_odd[row][j], &q);
         }
     }
+}
+
+const ecopt_ge_niels *ecopt_ge_base_odd(int row) {
+    pthread_once(&base_odd_once, base_odd_init);
+    return base_odd[row != 0];
 }
 
 /* Which whole-formula functions (fused_adx51.h, fused_adx.h) the verification loop uses in the adx51 and adx

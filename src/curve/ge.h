@@ -44,6 +44,7 @@ typedef struct ecopt_ge_cached {
 #define ecopt_ge_double_scalarmult_vartime ECOPT_BE(ecopt_ge_double_scalarmult_vartime)
 #define ecopt_ge_cofactored_eq_vartime ECOPT_BE(ecopt_ge_cofactored_eq_vartime)
 #define ecopt_ge_from_public ECOPT_BE(ecopt_ge_from_public)
+#define ecopt_ge_base_odd ECOPT_BE(ecopt_ge_base_odd)
 #define ecopt_ge_to_public ECOPT_BE(ecopt_ge_to_public)
 
 /* ecopt_ge_identity — r = the neutral element (0, 1). */
@@ -128,6 +129,13 @@ void ecopt_ge_double_scalarmult_vartime(ecopt_ge_ext *r, const uint8_t a[32], co
  *          IACR ePrint 2020/454): four multiples of at most 127 bits, 127 doublings (ge.c has the argument). */
 int ecopt_ge_cofactored_eq_vartime(const ecopt_ge_ext *A, const ecopt_ge_ext *R, const uint8_t k[32],
                                    const uint8_t s[32]);
+
+/* ecopt_ge_base_odd — row 0: [2j+1] B, row 1: [2j+1] [2^127] B, j < ECOPT_GE_BASE_ODD (the odd multiples a
+ * width-ECOPT_GE_BASE_ODD_W NAF needs), in Niels form: verification's tables of B, made once at first use
+ * (thread-safe). row is 0 or 1. Public data. */
+#define ECOPT_GE_BASE_ODD_W 7
+#define ECOPT_GE_BASE_ODD (1 << (ECOPT_GE_BASE_ODD_W - 2))
+const ecopt_ge_niels *ecopt_ge_base_odd(int row);
 
 /* ecopt_ge_from_public, ecopt_ge_to_public — between the public point type (include/ecopt/edwards25519.h: four
  * canonical 32-byte coordinates X, Y, Z, T, little-endian) and the backend's extended coordinates. to_public

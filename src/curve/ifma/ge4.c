@@ -122,7 +122,7 @@ static base4_entry base4[BASE_DIGITS][BASE_ENTRIES];
 
 /* The verification tables: odd4[0][j] = [2j+1] B and odd4[1][j] = [2j+1] [2^127] B, j < ODD4, for width-ODD4_W
  * NAFs, as cached points with Z = 1. Public data. */
-#define ODD4_W 7
+#define ODD4_W ECOPT_GE_BASE_ODD_W
 #define ODD4 (1 << (ODD4_W - 2))
 static ecopt_ge4_cached odd4[2][ODD4];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
@@ -137,19 +137,6 @@ static ECOPT_IFMA_TARGET void niels4_from_fe(ecopt_ge4_cached *r, const ecopt_fe
     ecopt_fe4_from_fe(&r->v, f);
 }
 
-/* The affine Niels form of an extended point (one inversion): public table data only. */
-static ECOPT_IFMA_TARGET void niels4_from_ext(ecopt_ge4_cached *r, const ecopt_ge_ext *p) {
-    ecopt_fe zi, x, y, ypx, ymx, xy2d;
-    ecopt_fe_invert(&zi, &p->Z);
-    ecopt_fe_mul(&x, &p->X, &zi);
-    ecopt_fe_mul(&y, &p->Y, &zi);
-    ecopt_fe_add(&ypx, &y, &x);
-    ecopt_fe_carry(&ypx, &ypx);
-    ecopt_fe_sub(&ymx, &y, &x);
-    ecopt_fe_mul(&xy2d, &x, &y);
-    ecopt_fe_mul(&xy2d, &xy2d, &ecopt_fe_d2);
-    niels4_from_fe(r, &ypx, &ymx, &xy2d);
-}
 
 static ECOPT_IFMA_TARGET void tables_init(void) {
     ecopt_fe k[4];
@@ -174,20 +161,9 @@ static ECOPT_IFMA_TARGET void tables_init(void) {
             }
         }
 
-    ecopt_ge_ext b, b2, q;
-    ecopt_ge_cached c2;
-    ecopt_ge_base(&b);
     for (int row = 0; row < 2; row++) {
-        if (row == 1)
-            for (int i = 0; i < 127; i++) ecopt_ge_double(&b, &b, 1); /* [2^127] B */
-        ecopt_ge_double(&b2, &b, 1);
-        ecopt_ge_cached_from_ext(&c2, &b2);
-        q = b;
-        niels4_from_ext(&odd4[row][0], &q);
-        for (int j = 1; j < ODD4; j++) {
-            ecopt_ge_add(&q, &q, &c2);
-            niels4_from_ext(&odd4[row][j], &q);
-        }
+        const ecopt_ge_niels *t = ecopt_ge_base_odd(row); /* the one-lane verification's tables, laid out in lanes */
+        for (int j = 0; j < ODD4; j++) niels4_from_fe(&odd4[row][j], &t[j].YpX, &t[j].YmX, &t[j].XY2d);
     }
 }
 
