@@ -33,6 +33,7 @@ if(TARGET ecopt_be_ifma)
              --public "^ecopt_x25519_batch(_core)?_ifma$:rcx:the key count n, public by contract"
              --public "^ecopt_x25519_batch(_core)?_ifma$:r8:status is NULL or not, public"
              --declassify "ecopt_ct_bytes_is_zero:each key's all-zero verdict, public by contract (RFC 7748 section 6.1)"
+             --declassify "ecopt_ge_base_odd_ifma:the address of a public table (the base point's odd multiples)"
              --expect-functions "^ecopt_mont_ladder_x4_ifma$"
              --expect-functions "^ladder8$"
              --expect-functions "^ecopt_fe8_invert"
