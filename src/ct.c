@@ -21,3 +21,9 @@ void ecopt_memzero_explicit(void *p, size_t n) {
     /* The asm claims to read the memory, so the memset above is not a dead store. */
     __asm__ volatile("" : : "r"(p) : "memory");
 }
+
+__attribute__((noinline)) void ecopt_stack_scrub(void) {
+    uint8_t region[ECOPT_STACK_SCRUB_BYTES];
+    memset(region, 0, sizeof region);
+    __asm__ volatile("" : : "r"(region) : "memory");
+}

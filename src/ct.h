@@ -156,4 +156,18 @@ static inline void ecopt_ct_declassify(const void *p, size_t n) {
  * asm reads the memory). For secret locals before return. */
 void ecopt_memzero_explicit(void *p, size_t n);
 
+/* ECOPT_STACK_SCRUB_BYTES — how far below its caller's frame ecopt_stack_scrub zeroes the stack: above the deepest
+ * stack any secret-handling public function uses on any backend (measured by tests/proto/test_harden.c `depth`,
+ * which fails when a path leaves less than 1 KB of margin): the deepest, ifma's batch X25519 with gcc 12, is under
+ * 6 KB, so this leaves twice that for other compilers and libcrypto versions. */
+#define ECOPT_STACK_SCRUB_BYTES 12288
+
+/* ecopt_stack_scrub — zero the ECOPT_STACK_SCRUB_BYTES of stack just below the caller's frame: where the frames of
+ * the functions the caller has just called lay, with the secrets their locals, spills and saved registers left
+ * behind (a compiler may spill any register, and libcrypto's SHA-512 keeps its message schedule on the stack, so
+ * zeroing named locals is not enough). A public function that handles secrets calls its work in a function that
+ * is not inlined into it, then this, so that the dead stack it returns to its caller holds no secret. Not inlined
+ * itself, and the zeroing is not optimised away (the asm claims to read it). Time: constant (a fixed size). */
+void ecopt_stack_scrub(void);
+
 #endif /* ECOPT_CT_H */

@@ -128,6 +128,7 @@ const char *ecopt_strerror(int code) {
     case ECOPT_ERR_RNG: return "the system random number generator failed";
     case ECOPT_ERR_NOMEM: return "out of memory";
     case ECOPT_ERR_UNSUPPORTED: return "unknown backend or verification policy, or a backend this CPU does not support";
+    case ECOPT_ERR_KEY: return "the secret key object was changed after it was made (its check value does not match)";
     default: return "unknown error code";
     }
 }
@@ -154,13 +155,18 @@ size_t ecopt_x25519_scalarbytes(void) {
     return ECOPT_X25519_SCALARBYTES;
 }
 
+/* The public functions that take secret scalars run their work in a function that is not inlined into them (the
+ * backend's, through its table, or a noinline one here), then ecopt_stack_scrub (ct.h), which zeroes the stack that
+ * work used. */
 int ecopt_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32]) {
     const ecopt_backend *be = ecopt_backend_get();
     if (be == NULL) {
         memset(out, 0, 32);
         return ECOPT_ERR_UNSUPPORTED;
     }
-    return be->x25519(out, scalar, u);
+    int rc = be->x25519(out, scalar, u);
+    ecopt_stack_scrub();
+    return rc;
 }
 
 int ecopt_x25519_base(uint8_t pub[32], const uint8_t scalar[32]) {
@@ -170,6 +176,7 @@ int ecopt_x25519_base(uint8_t pub[32], const uint8_t scalar[32]) {
         return ECOPT_ERR_UNSUPPORTED;
     }
     be->x25519_base(pub, scalar);
+    ecopt_stack_scrub();
     return ECOPT_OK;
 }
 
@@ -182,14 +189,15 @@ int ecopt_x25519_keygen(uint8_t scalar[32], uint8_t pub[32]) {
         return rc;
     }
     be->x25519_base(pub, scalar);
+    ecopt_stack_scrub();
     return ECOPT_OK;
 }
 
 /* With n = 0 nothing is read or written, so NULL buffers are fine then; with n > 0 a NULL buffer is refused here,
  * before any backend sees it, so that every backend answers alike (the ifma batch code must never take a NULL u).
  * A backend without batch code gives its single-key results one key at a time (the same function). */
-int ecopt_x25519_batch(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status) {
-    if (n > 0 && (out == NULL || scalars == NULL || u == NULL)) return ECOPT_ERR_LENGTH;
+__attribute__((noinline)) static int x25519_batch(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n,
+                                                  int *status) {
     const ecopt_backend *be = ecopt_backend_get();
     if (be->x25519_batch != NULL) return be->x25519_batch(out, scalars, u, n, status);
     int rc = ECOPT_OK;
@@ -201,13 +209,25 @@ int ecopt_x25519_batch(uint8_t *out, const uint8_t *scalars, const uint8_t *u, s
     return rc;
 }
 
-int ecopt_x25519_base_batch(uint8_t *pub, const uint8_t *scalars, size_t n) {
-    if (n > 0 && (pub == NULL || scalars == NULL)) return ECOPT_ERR_LENGTH;
+int ecopt_x25519_batch(uint8_t *out, const uint8_t *scalars, const uint8_t *u, size_t n, int *status) {
+    if (n > 0 && (out == NULL || scalars == NULL || u == NULL)) return ECOPT_ERR_LENGTH;
+    int rc = x25519_batch(out, scalars, u, n, status);
+    ecopt_stack_scrub();
+    return rc;
+}
+
+__attribute__((noinline)) static void x25519_base_batch(uint8_t *pub, const uint8_t *scalars, size_t n) {
     const ecopt_backend *be = ecopt_backend_get();
     if (be->x25519_base_batch != NULL) {
         be->x25519_base_batch(pub, scalars, n);
-        return ECOPT_OK;
+        return;
     }
     for (size_t i = 0; i < n; i++) be->x25519_base(pub + 32 * i, scalars + 32 * i);
+}
+
+int ecopt_x25519_base_batch(uint8_t *pub, const uint8_t *scalars, size_t n) {
+    if (n > 0 && (pub == NULL || scalars == NULL)) return ECOPT_ERR_LENGTH;
+    x25519_base_batch(pub, scalars, n);
+    ecopt_stack_scrub();
     return ECOPT_OK;
 }

@@ -177,13 +177,17 @@ int ecopt_edwards25519_is_identity(const ecopt_edwards25519_point *p) {
     return ops()->is_identity(p);
 }
 
+/* The two multiplications by a secret scalar call the backend through its table (never inlined here), then
+ * zero the stack it used (ct.h). */
 void ecopt_edwards25519_scalarmult(ecopt_edwards25519_point *r, const uint8_t s[32],
                                    const ecopt_edwards25519_point *p) {
     ops()->scalarmult(r, s, p);
+    ecopt_stack_scrub();
 }
 
 void ecopt_edwards25519_scalarmult_base(ecopt_edwards25519_point *r, const uint8_t s[32]) {
     ops()->scalarmult_base(r, s);
+    ecopt_stack_scrub();
 }
 
 void ecopt_edwards25519_double_scalarmult_vartime(ecopt_edwards25519_point *r, const uint8_t a[32],

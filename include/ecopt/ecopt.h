@@ -13,6 +13,10 @@
  * - Outputs may not overlap inputs unless a function says so.
  * - Constant time: everything that takes a secret (seed, scalar, secret key) runs in time independent of it;
  *   verification takes public inputs only.
+ * - Dead stack: every function that takes a secret (Ed25519 key generation and signing, X25519 and its batch and
+ *   keygen functions, the scalar multiplications of edwards25519.h and ristretto255.h) zeroes, before it returns,
+ *   the stack its work used (12 KB below its frame, above the deepest path measured on every backend), so no secret
+ *   its callees spilled stays behind for later code to read. Registers are not cleared, nor the caller's frame.
  * - Threads: every function may run in several threads at once (see "Backends and threads" below).
  * - ECOPT_ERR_UNSUPPORTED comes only from ecopt_backend_select (and from ecopt_ed25519_verify_batch given an
  *   unknown policy): a backend is always chosen, so the operations
@@ -53,7 +57,8 @@ typedef enum ecopt_status {
     ECOPT_ERR_VERIFY = -4,      /* the signature equation does not hold */
     ECOPT_ERR_RNG = -5,         /* getrandom(2) failed */
     ECOPT_ERR_NOMEM = -6,       /* out of memory, or libcrypto could not provide SHA-512 */
-    ECOPT_ERR_UNSUPPORTED = -7  /* unknown or unavailable backend requested; unknown batch verification policy */
+    ECOPT_ERR_UNSUPPORTED = -7, /* unknown or unavailable backend requested; unknown batch verification policy */
+    ECOPT_ERR_KEY = -8          /* a secret key object that keypair_from_seed or keygen did not make (changed) */
 } ecopt_status;
 
 /* ecopt_strerror — one English sentence for a return code.
@@ -192,10 +197,18 @@ int ecopt_x25519_base_batch(uint8_t *pub, const uint8_t *scalars, size_t n) ECOP
 /* ------------------------------------------------------------------------------------------------------------
  * Ed25519, Ed25519ctx, Ed25519ph (RFC 8032 section 5.1)
  *
- * A secret key is an ecopt_ed25519_secretkey object made from a 32-byte seed (RFC 8032's "private key"). It holds
- * the seed, the expanded secret scalar s, the nonce prefix and the public key A = [s]B that it derived itself:
- * there is no API that signs with a public key handed in separately, so a mismatched A (which would leak s
- * through two signatures of one message) cannot happen. Wipe it with ecopt_ed25519_secretkey_wipe().
+ * A secret key is an ecopt_ed25519_secretkey object made from a 32-byte seed (RFC 8032's "private key") by
+ * ecopt_ed25519_keypair_from_seed or ecopt_ed25519_keygen. It holds the seed, the public key A = [s]B derived from it,
+ * and a 64-byte check value, SHA-512("ecopt Ed25519 secret key check v1" || seed || A) (the tag's 33 ASCII bytes,
+ * no NUL). Every signing function recomputes the check value from the object's seed and A, compares it in
+ * constant time with the stored one, and refuses the object with ECOPT_ERR_KEY (sig zeroed) when they differ; it
+ * then derives s and the nonce prefix from the seed again (RFC 8032 section 5.1.5), so no stored copy of them can
+ * disagree with the seed. An object whose A was changed therefore never signs: a signature under a wrong A would
+ * let anyone holding two signatures of one message, under the right and the wrong A, solve for s (libsodium's
+ * 64-byte secret keys have that weakness). The check is not a signature of A: a changed seed with its own
+ * recomputed check value makes a valid object of a different key, which needs no attack. Objects saved by
+ * versions before this layout are refused too: make them again from their seed. Wipe the object with
+ * ecopt_ed25519_secretkey_wipe().
  *
  * Verification policies. The ..._verify functions apply STRICT; ecopt_ed25519_verify_zip215 applies ZIP-215.
  *
@@ -241,7 +254,7 @@ size_t ecopt_ed25519ph_digestbytes(void);
 
 /* The secret key object. Its contents are private; copy it with memcpy, wipe it with the function below. */
 typedef struct ecopt_ed25519_secretkey {
-    uint8_t opaque[128]; /* seed (32) | s (32, clamped) | prefix (32) | A (32) */
+    uint8_t opaque[128]; /* seed (32) | A (32) | check value (64), see above */
 } ecopt_ed25519_secretkey;
 
 /* ecopt_ed25519_keypair_from_seed — expand a 32-byte seed (RFC 8032 section 5.1.5) into a secret key object and
@@ -261,7 +274,8 @@ ECOPT_API
 int ecopt_ed25519_keygen(uint8_t seed[ECOPT_ED25519_SEEDBYTES], ecopt_ed25519_secretkey *sk,
                          uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES]) ECOPT_WARN_UNUSED_RESULT;
 
-/* ecopt_ed25519_secretkey_public — copy the public key A held in sk. Shapes: pub 32 bytes. Time: constant. */
+/* ecopt_ed25519_secretkey_public — copy the public key A held in sk (not checked: a changed object gives its
+ * changed A, and the signing functions refuse it). Shapes: pub 32 bytes. Time: constant. */
 ECOPT_API
 void ecopt_ed25519_secretkey_public(uint8_t pub[ECOPT_ED25519_PUBLICKEYBYTES], const ecopt_ed25519_secretkey *sk);
 
@@ -276,8 +290,9 @@ void ecopt_ed25519_secretkey_wipe(ecopt_ed25519_secretkey *sk);
 /* ecopt_ed25519_sign — pure Ed25519 signature (RFC 8032 section 5.1.6), deterministic.
  * Shapes:  sig 64 bytes (R || S); msg msglen bytes (msg may be NULL when msglen is 0).
  * Alias:   sig may not overlap msg.
- * Time:    constant in sk; msg and msglen are public.
- * Returns: ECOPT_OK; ECOPT_ERR_NOMEM (SHA-512 unavailable; sig zeroed).
+ * Time:    constant in sk; msg and msglen are public, and so is whether sk is refused.
+ * Returns: ECOPT_OK; ECOPT_ERR_KEY (sk's check value does not match its seed and A, see above; sig zeroed);
+ *          ECOPT_ERR_NOMEM (SHA-512 unavailable; sig zeroed).
  * Source:  RFC 8032 section 5.1.6. */
 ECOPT_API
 int ecopt_ed25519_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
@@ -285,7 +300,7 @@ int ecopt_ed25519_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t 
 
 /* ecopt_ed25519ctx_sign — Ed25519ctx: as ecopt_ed25519_sign with dom2(0, ctx) (RFC 8032 section 5.1).
  * Shapes:  ctx ctxlen bytes, 1 <= ctxlen <= 255.
- * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen 0 or over 255; sig zeroed); ECOPT_ERR_NOMEM. */
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen 0 or over 255; sig zeroed); ECOPT_ERR_KEY; ECOPT_ERR_NOMEM. */
 ECOPT_API
 int ecopt_ed25519ctx_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                           const uint8_t *ctx, size_t ctxlen,
@@ -293,7 +308,7 @@ int ecopt_ed25519ctx_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8
 
 /* ecopt_ed25519ph_sign — Ed25519ph: signs PH(M) = SHA-512(msg) with dom2(1, ctx) (RFC 8032 section 5.1).
  * Shapes:  ctx ctxlen bytes, 0 <= ctxlen <= 255 (ctx may be NULL when ctxlen is 0).
- * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_NOMEM. */
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_KEY; ECOPT_ERR_NOMEM. */
 ECOPT_API
 int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_t *msg, size_t msglen,
                          const uint8_t *ctx, size_t ctxlen,
@@ -307,8 +322,8 @@ int ecopt_ed25519ph_sign(uint8_t sig[ECOPT_ED25519_SIGNATUREBYTES], const uint8_
  *          bytes, 0 <= ctxlen <= 255 (ctx may be NULL when ctxlen is 0).
  * Alias:   sig may not overlap digest or ctx.
  * Time:    constant in sk; digest, ctx and ctxlen are public.
- * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_NOMEM (SHA-512 unavailable; sig
- *          zeroed). Not checked: that digest is the SHA-512 of anything; any 64 bytes are signed as PH(M), so
+ * Returns: ECOPT_OK; ECOPT_ERR_LENGTH (ctxlen over 255; sig zeroed); ECOPT_ERR_KEY (as ecopt_ed25519_sign; sig
+ *          zeroed); ECOPT_ERR_NOMEM (SHA-512 unavailable; sig zeroed). Not checked: that digest is the SHA-512 of anything; any 64 bytes are signed as PH(M), so
  *          whoever supplies the digest chooses the message signed: compute it from the message yourself.
  * Source:  RFC 8032 sections 5.1 (PH = SHA-512) and 5.1.6. */
 ECOPT_API

@@ -10,8 +10,31 @@
 #include "proto/sha512.h"
 #include "rng.h"
 
-/* Layout of ecopt_ed25519_secretkey.opaque. */
-enum { SK_SEED = 0, SK_S = 32, SK_PREFIX = 64, SK_A = 96 };
+/* Layout of ecopt_ed25519_secretkey.opaque: the seed, A = [s]B, and a check value binding the two, so that an
+ * object whose A (or anything else) was changed is refused instead of signed with. s and the nonce prefix are not
+ * stored: each signature derives them from the seed again (RFC 8032 section 5.1.5), so there is nothing in the
+ * object besides the seed for A to disagree with. */
+enum { SK_SEED = 0, SK_A = 32, SK_CHECK = 64, SK_CHECKBYTES = 64 };
+
+/* check = SHA-512(tag || seed || A): one compression block (33 + 64 bytes). Keyed by the secret seed, so whoever
+ * changes A cannot compute the matching check value without knowing the seed, and with the seed they need no
+ * attack. The tag separates this hash from every other SHA-512 of the seed (RFC 8032's expansion hashes the
+ * seed alone). */
+static int sk_check_value(uint8_t check[64], const uint8_t seed[32], const uint8_t a[32]) {
+    static const char tag[33] = "ecopt Ed25519 secret key check v1"; /* 33 bytes, no NUL */
+    ecopt_bytes parts[3] = {{(const uint8_t *)tag, sizeof tag}, {seed, 32}, {a, 32}};
+    return ecopt_sha512(check, parts, 3);
+}
+
+/* Expand the seed (RFC 8032 section 5.1.5): s = clamp(h[0..31]) and prefix = h[32..63], h = SHA-512(seed). */
+static int sk_expand(uint8_t s[32], uint8_t prefix[32], const uint8_t seed[32]) {
+    uint8_t h[64];
+    int rc = ecopt_sha512(h, &(ecopt_bytes){seed, 32}, 1);
+    ecopt_scalar_clamp(s, h);
+    memcpy(prefix, h + 32, 32);
+    ecopt_memzero_explicit(h, sizeof h);
+    return rc;
+}
 
 
 size_t ecopt_ed25519_seedbytes(void) {
@@ -24,38 +47,44 @@ size_t ecopt_ed25519_signaturebytes(void) {
     return ECOPT_ED25519_SIGNATUREBYTES;
 }
 
+/* The public functions that take secrets run their work in a function that is not inlined into them, then
+ * ecopt_stack_scrub (ct.h), which zeroes the stack that work used. */
 int ecopt_ed25519_keypair_from_seed(ecopt_ed25519_secretkey *sk, uint8_t pub[32], const uint8_t seed[32]) {
-    return ecopt_ed25519_keypair_from_seed_be(ecopt_backend_get(), sk, pub, seed);
+    int rc = ecopt_ed25519_keypair_from_seed_be(ecopt_backend_get(), sk, pub, seed);
+    ecopt_stack_scrub();
+    return rc;
 }
 
-int ecopt_ed25519_keypair_from_seed_be(const ecopt_backend *be, ecopt_ed25519_secretkey *sk, uint8_t pub[32],
+__attribute__((noinline)) int ecopt_ed25519_keypair_from_seed_be(const ecopt_backend *be, ecopt_ed25519_secretkey *sk, uint8_t pub[32],
                                        const uint8_t seed[32]) {
-    uint8_t h[64], seed_copy[32], a[32];
+    uint8_t s[32], prefix[32], seed_copy[32], a[32], check[64];
     int rc = ECOPT_ERR_UNSUPPORTED;
     memcpy(seed_copy, seed, 32); /* seed may lie inside *sk */
-    if (be != NULL) rc = ecopt_sha512(h, &(ecopt_bytes){seed_copy, 32}, 1);
+    if (be != NULL) rc = sk_expand(s, prefix, seed_copy);
+    if (rc == ECOPT_OK) {
+        be->ed25519_scalarmult_base(a, s); /* A = [s]B */
+        rc = sk_check_value(check, seed_copy, a);
+    }
     if (rc != ECOPT_OK) {
         ecopt_memzero_explicit(sk, sizeof *sk);
         if (pub) memset(pub, 0, 32);
-        ecopt_memzero_explicit(seed_copy, sizeof seed_copy);
-        return rc;
+    } else {
+        memcpy(sk->opaque + SK_SEED, seed_copy, 32);
+        memcpy(sk->opaque + SK_A, a, 32);
+        memcpy(sk->opaque + SK_CHECK, check, SK_CHECKBYTES);
+        if (pub) memcpy(pub, a, 32);
     }
-    /* RFC 8032 section 5.1.5: s = clamp(h[0..31]), prefix = h[32..63], A = [s]B. */
-    ecopt_scalar_clamp(sk->opaque + SK_S, h);
-    memcpy(sk->opaque + SK_PREFIX, h + 32, 32);
-    memcpy(sk->opaque + SK_SEED, seed_copy, 32);
-    be->ed25519_scalarmult_base(a, sk->opaque + SK_S);
-    memcpy(sk->opaque + SK_A, a, 32);
-    if (pub) memcpy(pub, a, 32);
-    ecopt_memzero_explicit(h, sizeof h);
+    ecopt_memzero_explicit(s, sizeof s);
+    ecopt_memzero_explicit(prefix, sizeof prefix);
     ecopt_memzero_explicit(seed_copy, sizeof seed_copy);
-    return ECOPT_OK;
+    ecopt_memzero_explicit(check, sizeof check);
+    return rc;
 }
 
-int ecopt_ed25519_keygen(uint8_t seed[32], ecopt_ed25519_secretkey *sk, uint8_t pub[32]) {
+__attribute__((noinline)) static int keygen(uint8_t seed[32], ecopt_ed25519_secretkey *sk, uint8_t pub[32]) {
     uint8_t s[32];
     int rc = ecopt_random_bytes(s, sizeof s);
-    if (rc == ECOPT_OK) rc = ecopt_ed25519_keypair_from_seed(sk, pub, s);
+    if (rc == ECOPT_OK) rc = ecopt_ed25519_keypair_from_seed_be(ecopt_backend_get(), sk, pub, s);
     if (rc != ECOPT_OK) {
         ecopt_memzero_explicit(sk, sizeof *sk);
         if (pub) memset(pub, 0, 32);
@@ -65,6 +94,12 @@ int ecopt_ed25519_keygen(uint8_t seed[32], ecopt_ed25519_secretkey *sk, uint8_t 
         else memset(seed, 0, 32);
     }
     ecopt_memzero_explicit(s, sizeof s);
+    return rc;
+}
+
+int ecopt_ed25519_keygen(uint8_t seed[32], ecopt_ed25519_secretkey *sk, uint8_t pub[32]) {
+    int rc = keygen(seed, sk, pub);
+    ecopt_stack_scrub();
     return rc;
 }
 
@@ -125,52 +160,82 @@ static int challenge(uint8_t k[32], const ed_input *in, const uint8_t r[32], con
     return rc;
 }
 
-int ecopt_ed25519_sign_be(const ecopt_backend *be, uint8_t sig[64], ed_variant v, const uint8_t *msg, size_t msglen,
-                          const uint8_t *ctx, size_t ctxlen, const ecopt_ed25519_secretkey *sk) {
+/* Expands sk into s and prefix after checking it: ECOPT_ERR_KEY unless its check value is the one
+ * keypair_from_seed stored for its seed and A. The comparison reads all 64 bytes; only its verdict is branched on
+ * (declassified for the constant-time tests: refusing a damaged object is public by contract). */
+static int sk_open(uint8_t s[32], uint8_t prefix[32], const ecopt_ed25519_secretkey *sk) {
+    uint8_t check[64];
+    int rc = sk_check_value(check, sk->opaque + SK_SEED, sk->opaque + SK_A);
+    if (rc == ECOPT_OK) {
+        uint64_t ok = ecopt_ct_bytes_eq(check, sk->opaque + SK_CHECK, SK_CHECKBYTES);
+        ecopt_ct_declassify(&ok, sizeof ok);
+        if (!ok) rc = ECOPT_ERR_KEY;
+    }
+    ecopt_memzero_explicit(check, sizeof check);
+    if (rc == ECOPT_OK) rc = sk_expand(s, prefix, sk->opaque + SK_SEED);
+    return rc;
+}
+
+__attribute__((noinline)) int ecopt_ed25519_sign_be(const ecopt_backend *be, uint8_t sig[64], ed_variant v,
+                                                     const uint8_t *msg, size_t msglen, const uint8_t *ctx,
+                                                     size_t ctxlen, const ecopt_ed25519_secretkey *sk) {
     ed_input in;
-    uint8_t h[64], r[32], rr[32], k[32], s[32];
+    uint8_t h[64], r[32], rr[32], k[32], s[32], prefix[32], a[32];
     int rc = be ? ed_input_init(&in, v, msg, msglen, ctx, ctxlen) : ECOPT_ERR_UNSUPPORTED;
+    if (rc == ECOPT_OK) rc = sk_open(s, prefix, sk);
     if (rc == ECOPT_OK) {
         /* RFC 8032 section 5.1.6: r = SHA-512(dom2 || prefix || M) mod l; R = [r]B. */
-        ecopt_bytes parts[3] = {{in.dom, in.domlen}, {sk->opaque + SK_PREFIX, 32}, in.m};
+        memcpy(a, sk->opaque + SK_A, 32);
+        ecopt_bytes parts[3] = {{in.dom, in.domlen}, {prefix, 32}, in.m};
         rc = ecopt_sha512(h, parts, 3);
     }
     if (rc == ECOPT_OK) {
         ecopt_scalar_reduce64(r, h);
         be->ed25519_scalarmult_base(rr, r);
-        rc = challenge(k, &in, rr, sk->opaque + SK_A);
+        rc = challenge(k, &in, rr, a);
     }
     if (rc == ECOPT_OK) {
-        ecopt_scalar_muladd(s, k, sk->opaque + SK_S, r); /* S = (r + k s) mod l */
+        uint8_t sum[32];
+        ecopt_scalar_muladd(sum, k, s, r); /* S = (r + k s) mod l */
         memcpy(sig, rr, 32);
-        memcpy(sig + 32, s, 32);
+        memcpy(sig + 32, sum, 32);
+        ecopt_memzero_explicit(sum, sizeof sum);
     } else {
         memset(sig, 0, 64);
     }
     ecopt_memzero_explicit(h, sizeof h);
     ecopt_memzero_explicit(r, sizeof r);
     ecopt_memzero_explicit(s, sizeof s);
+    ecopt_memzero_explicit(prefix, sizeof prefix);
     ecopt_memzero_explicit(&in, sizeof in);
     return rc;
 }
 
 int ecopt_ed25519_sign(uint8_t sig[64], const uint8_t *msg, size_t msglen, const ecopt_ed25519_secretkey *sk) {
-    return ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_PURE, msg, msglen, NULL, 0, sk);
+    int rc = ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_PURE, msg, msglen, NULL, 0, sk);
+    ecopt_stack_scrub();
+    return rc;
 }
 
 int ecopt_ed25519ctx_sign(uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
                           const ecopt_ed25519_secretkey *sk) {
-    return ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_CTX, msg, msglen, ctx, ctxlen, sk);
+    int rc = ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_CTX, msg, msglen, ctx, ctxlen, sk);
+    ecopt_stack_scrub();
+    return rc;
 }
 
 int ecopt_ed25519ph_sign(uint8_t sig[64], const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
                          const ecopt_ed25519_secretkey *sk) {
-    return ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_PH, msg, msglen, ctx, ctxlen, sk);
+    int rc = ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_PH, msg, msglen, ctx, ctxlen, sk);
+    ecopt_stack_scrub();
+    return rc;
 }
 
 int ecopt_ed25519ph_sign_prehashed(uint8_t sig[64], const uint8_t digest[64], const uint8_t *ctx, size_t ctxlen,
                                    const ecopt_ed25519_secretkey *sk) {
-    return ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_PH_DIGEST, digest, 64, ctx, ctxlen, sk);
+    int rc = ecopt_ed25519_sign_be(ecopt_backend_get(), sig, ED_PH_DIGEST, digest, 64, ctx, ctxlen, sk);
+    ecopt_stack_scrub();
+    return rc;
 }
 
 size_t ecopt_ed25519ph_digestbytes(void) {

@@ -66,9 +66,10 @@ void ecopt_ristretto255_neg(ecopt_ristretto255_point *r, const ecopt_ristretto25
     ecopt_backend_get()->ristretto->neg(r, p);
 }
 
-/* [s]P = [s mod l]P: the group has order l. The multiplication needs s < 2^255 (ge.h). */
-void ecopt_ristretto255_scalarmult(ecopt_ristretto255_point *r, const uint8_t s[32],
-                                   const ecopt_ristretto255_point *p) {
+/* [s]P = [s mod l]P: the group has order l. The multiplication needs s < 2^255 (ge.h). Not inlined into the public
+ * function, which then zeroes the stack it used (ct.h). */
+__attribute__((noinline)) static void scalarmult(ecopt_ristretto255_point *r, const uint8_t s[32],
+                                                 const ecopt_ristretto255_point *p) {
     uint8_t wide[64] = {0}, red[32];
     memcpy(wide, s, 32);
     ecopt_scalar_reduce64(red, wide);
@@ -77,9 +78,16 @@ void ecopt_ristretto255_scalarmult(ecopt_ristretto255_point *r, const uint8_t s[
     ecopt_memzero_explicit(red, sizeof red);
 }
 
+void ecopt_ristretto255_scalarmult(ecopt_ristretto255_point *r, const uint8_t s[32],
+                                   const ecopt_ristretto255_point *p) {
+    scalarmult(r, s, p);
+    ecopt_stack_scrub();
+}
+
 /* The fixed-base multiplication takes any s < 2^256, and G has order l: no reduction. */
 void ecopt_ristretto255_scalarmult_base(ecopt_ristretto255_point *r, const uint8_t s[32]) {
     ecopt_backend_get()->ristretto->scalarmult_base(r, s);
+    ecopt_stack_scrub();
 }
 
 void ecopt_ristretto255_from_uniform_bytes(ecopt_ristretto255_point *r, const uint8_t b[64]) {
