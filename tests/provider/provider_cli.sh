@@ -123,6 +123,49 @@ t_policy() {
     grep -q 'Signature Verification Failure' out || { cat out >&2; fail "no verification failure"; }
 }
 
+# The openssl.cnf snippet of docs/provider.md: both providers activated, ecopt preferred by default_properties; the
+# policy case above shows that ecopt's verification ran, with no option on the command line.
+t_config() {
+    cat >ecopt.cnf <<CNF
+openssl_conf = openssl_init
+
+[openssl_init]
+providers = provider_sect
+alg_section = algorithm_sect
+
+[provider_sect]
+ecopt = ecopt_sect
+default = default_sect
+
+[ecopt_sect]
+module = $MODDIR/ecopt.so
+activate = 1
+
+[default_sect]
+activate = 1
+
+[algorithm_sect]
+default_properties = ?provider=ecopt
+CNF
+    local id=0100000000000000000000000000000000000000000000000000000000000000
+    local zero=0000000000000000000000000000000000000000000000000000000000000000
+    h2b 302a300506032b6570032100$id >id.der
+    h2b $id$zero >id.sig
+    printf 'any message' >msg
+    OPENSSL_CONF=ecopt.cnf ossl list -providers
+    grep -q '^  ecopt$' ossl.out || fail "the configuration did not load ecopt"
+    if OPENSSL_CONF=ecopt.cnf "$OPENSSL" pkeyutl -verify -rawin -pubin -keyform DER -inkey id.der -in msg \
+        -sigfile id.sig >out 2>&1; then
+        fail "with the configuration, ecopt's verification did not run"
+    fi
+    grep -q 'Signature Verification Failure' out || { cat out >&2; fail "no verification failure"; }
+    # and the configuration signs and derives as usual
+    OPENSSL_CONF=ecopt.cnf ossl genpkey -algorithm ED25519 -out ed.pem
+    OPENSSL_CONF=ecopt.cnf ossl pkeyutl -sign -rawin -inkey ed.pem -in msg -out sig
+    ossl pkey -in ed.pem -pubout -out ed.pub
+    ossl pkeyutl -verify -rawin -pubin -inkey ed.pub -in msg -sigfile sig
+}
+
 # An X25519 peer of small order: the shared secret would be all zero; ecopt refuses it with its error.
 t_zero_peer() {
     ossl genpkey -algorithm X25519 -out own.pem

@@ -369,6 +369,18 @@ static void test_negative(void) {
     }
     EVP_MD_CTX_free(md);
     EVP_PKEY_free(ed);
+    /* validation: a key of small order (the identity) fails the public check, a real key passes */
+    static const uint8_t identity[32] = {1};
+    EVP_PKEY *kid = raw_key("ED25519", 0, identity, 32, ECOPT), *kok = raw_key("ED25519", 1, b, 32, ECOPT);
+    EVP_PKEY_CTX *vc = kid ? EVP_PKEY_CTX_new_from_pkey(lctx, kid, ECOPT) : NULL;
+    if (!vc || EVP_PKEY_public_check(vc) == 1) tu_fail("Ed25519: the identity as public key passes the check");
+    EVP_PKEY_CTX_free(vc);
+    vc = kok ? EVP_PKEY_CTX_new_from_pkey(lctx, kok, ECOPT) : NULL;
+    if (!vc || EVP_PKEY_public_check(vc) != 1 || EVP_PKEY_check(vc) != 1) tu_fail("Ed25519: a real key fails the check");
+    EVP_PKEY_CTX_free(vc);
+    EVP_PKEY_free(kid);
+    EVP_PKEY_free(kok);
+    ERR_clear_error();
     /* a group name that is not the algorithm's */
     EVP_PKEY_CTX *g = EVP_PKEY_CTX_new_from_name(lctx, "X25519", ECOPT);
     OSSL_PARAM gp[2] = {OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)"P-256", 0),
