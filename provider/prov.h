@@ -18,6 +18,7 @@
 /* The provider context: one per loading of the module into a library context. */
 typedef struct ecopt_prov_ctx {
     const OSSL_CORE_HANDLE *handle; /* the core's handle, for the error upcalls */
+    char buildinfo[160];            /* OSSL_PROV_PARAM_BUILDINFO: libecopt's version and backend */
 } ecopt_prov_ctx;
 
 /* Reason codes of the errors the module raises; provider.c gives each its text (OSSL_FUNC_PROVIDER_GET_REASON_STRINGS). */

@@ -1,6 +1,7 @@
 /* provider.c — the entry point of the OpenSSL 3 provider module ecopt.so: OSSL_provider_init, the provider's
  * parameters, its algorithm tables and its errors (prov.h says what the module offers). */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <openssl/core_names.h>
@@ -59,14 +60,13 @@ static const OSSL_PARAM *prov_gettable_params(void *provctx) {
 }
 
 static int prov_get_params(void *provctx, OSSL_PARAM params[]) {
-    (void)provctx;
     OSSL_PARAM *p;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, "ecopt provider (X25519, Ed25519)")) return 0;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, ecopt_version())) return 0;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
-    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, ecopt_backend_list())) return 0;
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, ((ecopt_prov_ctx *)provctx)->buildinfo)) return 0;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
     if (p != NULL && !OSSL_PARAM_set_int(p, 1)) return 0;
     return 1;
@@ -143,6 +143,8 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
         OPENSSL_free(ctx);
         return 0;
     }
+    snprintf(ctx->buildinfo, sizeof ctx->buildinfo, "libecopt %s, backend %s (of %s)", ecopt_version(),
+             ecopt_backend_name(), ecopt_backend_list());
     *provctx = ctx;
     *out = prov_dispatch;
     return 1;
