@@ -29,6 +29,7 @@ static void x_freectx(void *ctx) {
 }
 
 static void *x_dupctx(void *ctx) {
+    if (ctx == NULL) return NULL;
     x_ctx *c = OPENSSL_malloc(sizeof *c);
     if (c == NULL) {
         ecopt_prov_err(((x_ctx *)ctx)->provctx, ECOPT_PROV_R_NOMEM, NULL);

@@ -36,6 +36,7 @@ static void ed_freectx(void *ctx) {
 }
 
 static void *ed_dupctx(void *ctx) {
+    if (ctx == NULL) return NULL;
     ed_ctx *c = OPENSSL_malloc(sizeof *c);
     if (c == NULL) {
         ecopt_prov_err(((ed_ctx *)ctx)->provctx, ECOPT_PROV_R_NOMEM, NULL);
