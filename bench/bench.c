@@ -20,6 +20,10 @@
  * nothing). Any disturbed row gives one `warning:` line on stdout and in bench.md naming the rows; the exit status
  * stays 0 (a benchmark, not a test). bench.md's tables carry the spread as their last column.
  *
+ * OpenSSL appears twice where the provider module was built (BENCH_PROVIDER_DIR, the build tree's ossl-modules/):
+ * "OpenSSL" is its default provider, "OpenSSL+ecopt" the same EVP calls in a library context that loads ecopt.so
+ * beside it, every fetch with "provider=ecopt" (checked once at setup); a line after the table gives their ratios.
+ *
  * Usage: ecopt_bench [--rounds N] [--batch N] [--cpu N] [--out DIR]   (--help: the text of usage() below)
  * Writes DIR/bench.md (markdown table), DIR/bench.dat and, when gnuplot is installed, DIR/bench.png (DIR: default
  * the current directory; make bench gives build/<cc>/bench-results); DIR must be an existing writable directory,
@@ -33,6 +37,7 @@
 #include <openssl/bn.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/provider.h>
 #include <sched.h>
 #include <sodium.h>
 #include <stdarg.h>
@@ -67,6 +72,13 @@ static unsigned char sodium_sk[NIN][64];
 static EVP_PKEY *ossl_x[NIN], *ossl_xpeer[NIN], *ossl_ed[NIN], *ossl_edpub[NIN];
 static EVP_PKEY_CTX *ossl_derive[NIN];
 static EVP_MD_CTX *ossl_md;
+/* OpenSSL through the ecopt provider (osp_): its own library context, keys and contexts */
+#define OSP_PROPQ "provider=ecopt"
+static OSSL_LIB_CTX *osp_lctx;
+static EVP_PKEY *osp_x[NIN], *osp_xpeer[NIN], *osp_ed[NIN], *osp_edpub[NIN];
+static EVP_PKEY_CTX *osp_derive[NIN];
+static EVP_MD_CTX *osp_md;
+static char osp_what[300] = "OpenSSL+ecopt: the provider module was not built (no rows)";
 static volatile uint8_t sink;
 static const ecopt_backend *be_cur;
 
@@ -164,6 +176,45 @@ static void vf_ossl(int i) {
         die("OpenSSL verify rejected");
 }
 
+/* The same EVP calls as the x_ossl ... vf_ossl above, in the library context that loaded the ecopt provider. */
+static void x_osp(int i) {
+    uint8_t out[32];
+    size_t n = 32;
+    if (EVP_PKEY_derive(osp_derive[i], out, &n) != 1) die("OpenSSL+ecopt derive failed");
+    sink ^= out[0];
+}
+static void xb_osp(int i) {
+    uint8_t out[32];
+    size_t n = 32;
+    EVP_PKEY *k = EVP_PKEY_new_raw_private_key_ex(osp_lctx, "X25519", OSP_PROPQ, scal[i], 32);
+    if (!k || EVP_PKEY_get_raw_public_key(k, out, &n) != 1) die("OpenSSL+ecopt X25519 key failed");
+    EVP_PKEY_free(k);
+    sink ^= out[0];
+}
+static void kg_osp(int i) {
+    uint8_t out[32];
+    size_t n = 32;
+    EVP_PKEY *k = EVP_PKEY_new_raw_private_key_ex(osp_lctx, "ED25519", OSP_PROPQ, seeds[i], 32);
+    if (!k || EVP_PKEY_get_raw_public_key(k, out, &n) != 1) die("OpenSSL+ecopt Ed25519 key failed");
+    EVP_PKEY_free(k);
+    sink ^= out[0];
+}
+static void sg_osp(int i) {
+    uint8_t sig[64];
+    size_t n = 64;
+    EVP_MD_CTX_reset(osp_md);
+    if (EVP_DigestSignInit_ex(osp_md, NULL, NULL, osp_lctx, OSP_PROPQ, osp_ed[i], NULL) != 1 ||
+        EVP_DigestSign(osp_md, sig, &n, msg[i], 64) != 1)
+        die("OpenSSL+ecopt sign failed");
+    sink ^= sig[0];
+}
+static void vf_osp(int i) {
+    EVP_MD_CTX_reset(osp_md);
+    if (EVP_DigestVerifyInit_ex(osp_md, NULL, NULL, osp_lctx, OSP_PROPQ, osp_edpub[i], NULL) != 1 ||
+        EVP_DigestVerify(osp_md, sigs[i], 64, msg[i], 64) != 1)
+        die("OpenSSL+ecopt verify rejected");
+}
+
 static void x_s2n(int i) {
     uint8_t out[32];
     if (bench_s2n_x25519(out, scal[i], upt[i]) != 0) die("s2n-bignum x25519 failed");
@@ -196,15 +247,15 @@ typedef struct {
 
 typedef struct {
     const char *name;
-    void (*ecopt_fn)(int), (*sodium_fn)(int), (*ossl_fn)(int), (*s2n_fn)(int);
+    void (*ecopt_fn)(int), (*sodium_fn)(int), (*ossl_fn)(int), (*osp_fn)(int), (*s2n_fn)(int);
 } operation;
 
 static const operation ops[] = {
-    {"X25519 (variable base)", x_ecopt, x_sodium, x_ossl, x_s2n},
-    {"X25519 base point", xb_ecopt, xb_sodium, xb_ossl, xb_s2n},
-    {"Ed25519 key generation", kg_ecopt, kg_sodium, kg_ossl, kg_s2n},
-    {"Ed25519 sign (64 B)", sg_ecopt, sg_sodium, sg_ossl, sg_s2n},
-    {"Ed25519 verify (64 B)", vf_ecopt, vf_sodium, vf_ossl, vf_s2n},
+    {"X25519 (variable base)", x_ecopt, x_sodium, x_ossl, x_osp, x_s2n},
+    {"X25519 base point", xb_ecopt, xb_sodium, xb_ossl, xb_osp, xb_s2n},
+    {"Ed25519 key generation", kg_ecopt, kg_sodium, kg_ossl, kg_osp, kg_s2n},
+    {"Ed25519 sign (64 B)", sg_ecopt, sg_sodium, sg_ossl, sg_osp, sg_s2n},
+    {"Ed25519 verify (64 B)", vf_ecopt, vf_sodium, vf_ossl, vf_osp, vf_s2n},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
 
@@ -438,6 +489,42 @@ static void s2n_check(void) {
         if (bench_s2n_ed25519_verify(sig, msg[i], 64, pubs[i]) == 0)
             die("s2n-bignum's Ed25519 verification accepts a changed signature");
     }
+}
+
+/* osp_setup — load the ecopt provider (and the default one, for what ecopt lacks) into a library context of its own
+ * and make the keys and derive contexts there; each one is checked to live in ecopt. Returns 1, or 0 when the
+ * module is not there (osp_what says why: the OpenSSL+ecopt rows are then left out). */
+static int osp_setup(void) {
+#if defined(BENCH_PROVIDER_DIR)
+    osp_lctx = OSSL_LIB_CTX_new();
+    if (!osp_lctx || !OSSL_PROVIDER_set_default_search_path(osp_lctx, BENCH_PROVIDER_DIR) ||
+        !OSSL_PROVIDER_load(osp_lctx, "ecopt") || !OSSL_PROVIDER_load(osp_lctx, "default")) {
+        snprintf(osp_what, sizeof osp_what, "OpenSSL+ecopt: cannot load ecopt.so from %s (no rows)", BENCH_PROVIDER_DIR);
+        return 0;
+    }
+    osp_md = EVP_MD_CTX_new();
+    if (!osp_md) die("EVP_MD_CTX_new failed");
+    for (int i = 0; i < NIN; i++) {
+        osp_x[i] = EVP_PKEY_new_raw_private_key_ex(osp_lctx, "X25519", OSP_PROPQ, scal[i], 32);
+        osp_xpeer[i] = EVP_PKEY_new_raw_public_key_ex(osp_lctx, "X25519", OSP_PROPQ, upt[i], 32);
+        osp_ed[i] = EVP_PKEY_new_raw_private_key_ex(osp_lctx, "ED25519", OSP_PROPQ, seeds[i], 32);
+        osp_edpub[i] = EVP_PKEY_new_raw_public_key_ex(osp_lctx, "ED25519", OSP_PROPQ, pubs[i], 32);
+        if (!osp_x[i] || !osp_xpeer[i] || !osp_ed[i] || !osp_edpub[i]) die("OpenSSL+ecopt key objects failed");
+        osp_derive[i] = EVP_PKEY_CTX_new_from_pkey(osp_lctx, osp_x[i], OSP_PROPQ);
+        if (!osp_derive[i] || EVP_PKEY_derive_init(osp_derive[i]) != 1 ||
+            EVP_PKEY_derive_set_peer(osp_derive[i], osp_xpeer[i]) != 1)
+            die("OpenSSL+ecopt derive setup failed");
+        const OSSL_PROVIDER *p[3] = {EVP_PKEY_get0_provider(osp_x[i]), EVP_PKEY_get0_provider(osp_ed[i]),
+                                     EVP_PKEY_CTX_get0_provider(osp_derive[i])};
+        for (int j = 0; j < 3; j++)
+            if (!p[j] || strcmp(OSSL_PROVIDER_get0_name(p[j]), "ecopt") != 0) die("OpenSSL+ecopt: a key outside ecopt");
+    }
+    snprintf(osp_what, sizeof osp_what, "OpenSSL+ecopt: OpenSSL's EVP with the ecopt provider (%s/ecopt.so)",
+             BENCH_PROVIDER_DIR);
+    return 1;
+#else
+    return 0;
+#endif
 }
 
 static void setup(void) {
@@ -786,7 +873,7 @@ int main(int argc, char **argv) {
     size_t nbe, nimpl = 0;
     const ecopt_backend *const *bes = ecopt_backend_all(&nbe);
     /* the emulation backends (ifma_emu) are the real code's test build, slower by far: not timed */
-    for (size_t b = 0; b < nbe && nimpl < MAXIMPL - 3; b++)
+    for (size_t b = 0; b < nbe && nimpl < MAXIMPL - 4; b++)
         if (bes[b]->available() && !strstr(bes[b]->name, "_emu")) {
             snprintf(impls[nimpl].name, sizeof impls[nimpl].name, "ecopt-%s", bes[b]->name);
             impls[nimpl].be = bes[b];
@@ -795,6 +882,9 @@ int main(int argc, char **argv) {
     size_t n_ecopt = nimpl;
     snprintf(impls[nimpl++].name, 32, "libsodium");
     snprintf(impls[nimpl++].name, 32, "OpenSSL");
+    int have_osp = osp_setup();
+    size_t k_osp = have_osp ? nimpl : (size_t)-1; /* its column, when it is there */
+    if (have_osp) snprintf(impls[nimpl++].name, 32, "OpenSSL+ecopt");
     int have_s2n = bench_s2n_available();
     size_t k_s2n = nimpl; /* its column, when it is there: the ratios to it */
     if (have_s2n) snprintf(impls[nimpl++].name, 32, "s2n-bignum");
@@ -802,6 +892,7 @@ int main(int argc, char **argv) {
     printf("ecopt %s bench: median rdtsc ticks per operation (%d rounds of %d calls, interleaved, pinned to CPU %d)\n",
            ecopt_version(), rounds, batch, cpu);
     printf("peers: libsodium %s; %s\n", sodium_version_string(), OpenSSL_version(OPENSSL_VERSION));
+    printf("%s\n", osp_what);
     char cpu_text[160];
     cpu_describe(cpu_text, sizeof cpu_text);
     printf("cpu: %s\n", cpu_text);
@@ -826,6 +917,7 @@ int main(int argc, char **argv) {
             impls[k].fn = k < n_ecopt         ? ops[o].ecopt_fn
                           : k == n_ecopt      ? ops[o].sodium_fn
                           : k == n_ecopt + 1  ? ops[o].ossl_fn
+                          : k == k_osp        ? ops[o].osp_fn
                                               : ops[o].s2n_fn;
             be_cur = impls[k].be;
             for (int w = 0; w < batch; w++) impls[k].fn(w % NIN); /* warm up */
@@ -934,7 +1026,7 @@ int main(int argc, char **argv) {
                 "(lower is faster).\n\nCPU: %s; %s.\n\nPeers: libsodium %s; %s; %s.\n\n",
             rounds, batch, cpu, rate / 1e9, cpu_text, tpc_text, sodium_version_string(),
             OpenSSL_version(OPENSSL_VERSION), bench_s2n_what());
-    fprintf(md, "%s.\n\n", run_text);
+    fprintf(md, "%s.\n\n%s.\n\n", run_text, osp_what);
     if (warning[0])
         fprintf(md, "warning: disturbed measurement (the CPU was taken by others; rule in `ecopt_bench --help`), "
                     "these rows are not trustworthy: %s.\n\n",
@@ -960,6 +1052,18 @@ int main(int argc, char **argv) {
             fprintf(dat, "\t%.0f", med[o][k]);
         }
         fprintf(dat, "\n");
+    }
+    /* the provider against OpenSSL's own code, the same EVP calls */
+    if (have_osp) {
+        printf("\nOpenSSL+ecopt / OpenSSL (ticks, lower: the provider is faster):");
+        fprintf(md, "\nOpenSSL+ecopt / OpenSSL, the same EVP calls (ticks; lower: the provider is faster):");
+        for (size_t o = 0; o < NOPS; o++) {
+            double r = med[o][k_osp] / med[o][n_ecopt + 1];
+            printf("%s %s %.3f", o ? ";" : "", ops[o].name, r);
+            fprintf(md, "%s %s %.3f", o ? ";" : "", ops[o].name, r);
+        }
+        printf("\n");
+        fprintf(md, ".\n");
     }
     printf("\n%-26s %10s %16s %8s\n", "field op (chain of 100)", "ticks/op", "vs hand-written", "spread");
     fprintf(md, "\n## Field multiply and square: u64 hand-written vs generated by `ecopt gen`, adx and adx51 by "
@@ -1003,5 +1107,14 @@ int main(int argc, char **argv) {
         EVP_PKEY_free(ossl_edpub[i]);
     }
     EVP_MD_CTX_free(ossl_md);
+    for (int i = 0; have_osp && i < NIN; i++) {
+        EVP_PKEY_CTX_free(osp_derive[i]);
+        EVP_PKEY_free(osp_x[i]);
+        EVP_PKEY_free(osp_xpeer[i]);
+        EVP_PKEY_free(osp_ed[i]);
+        EVP_PKEY_free(osp_edpub[i]);
+    }
+    EVP_MD_CTX_free(osp_md);
+    OSSL_LIB_CTX_free(osp_lctx); /* unloads the providers */
     return 0;
 }

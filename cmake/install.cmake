@@ -6,6 +6,7 @@
 #   lib/cmake/ecopt/                        find_package(ecopt): imported targets ecopt::ecopt, ecopt::ecopt_static,
 #                                           ecopt::ecopt_shared (cmake/ecoptConfig.cmake.in)
 #   bin/ecopt                               the command, when ECOPT_BUILD_TOOLS is on
+#   lib/ossl-modules/ecopt.so               the OpenSSL 3 provider module, when built (docs/provider.md)
 #   share/doc/ecopt/LICENSE
 include(CMakePackageConfigHelpers)
 set(ECOPT_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ecopt)
@@ -38,10 +39,16 @@ install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 if(TARGET ecopt_cli)
   install(TARGETS ecopt_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+if(TARGET ecopt_provider)
+  install(TARGETS ecopt_provider LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/ossl-modules)
+endif()
 
 # `cmake --build B --target ecopt_installed`: what the rules above install, without the tests (make install uses it).
 add_custom_target(ecopt_installed)
 add_dependencies(ecopt_installed ${ECOPT_LIBRARIES})
 if(TARGET ecopt_cli)
   add_dependencies(ecopt_installed ecopt_cli)
+endif()
+if(TARGET ecopt_provider)
+  add_dependencies(ecopt_installed ecopt_provider)
 endif()

@@ -1,0 +1,16 @@
+# check_exports.cmake — cmake -DNM=nm -DMODULE=ecopt.so -P check_exports.cmake: the provider module's only defined
+# dynamic symbol is OSSL_provider_init (provider/ecopt.map), so that libecopt's functions inside it are not exported.
+execute_process(COMMAND ${NM} -D --defined-only ${MODULE} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${NM} -D ${MODULE} failed")
+endif()
+string(REGEX MATCHALL "[^\n]+" lines "${out}")
+set(names)
+foreach(l IN LISTS lines)
+  string(REGEX REPLACE "^[0-9a-fA-F]* *[A-Za-z] " "" n "${l}")
+  list(APPEND names "${n}")
+endforeach()
+if(NOT names STREQUAL "OSSL_provider_init")
+  message(FATAL_ERROR "ecopt.so exports: ${names} (expected OSSL_provider_init alone)")
+endif()
+message(STATUS "ecopt.so exports OSSL_provider_init alone")
