@@ -9,6 +9,7 @@ set -euo pipefail
 
 PACKAGES=(
     gcc cpp clang libc6-dev make cmake pkg-config # toolchain (cpp: scripts/check-asm.sh)
+    libclang-rt-14-dev              # clang's sanitizer and libFuzzer runtimes (-fsanitize=fuzzer: scripts/fuzz.sh)
     libssl-dev openssl              # libcrypto (SHA-512, PEM for the ecopt command) and the openssl command
     libsodium-dev                   # differential tests and benchmarks
     libgmp-dev                      # reference arithmetic in the tests
