@@ -1,12 +1,15 @@
 /* bench_asm.c — ecopt_bench_asm: several .S files of one IR program side by side, by paired ratios (not a test).
  *
- *   ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C] A.S B.S ...
+ *   ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C] [--objective latency|throughput] A.S B.S ...
  *
  * Each .S (an `ecopt opt` output, or any function with the program's fiat signature) is assembled with
  * `cc -fPIC -shared` after its `.hidden` lines are dropped (so dlsym finds the symbol its first `.globl` names) and
  * dlopened; all run interleaved on the program's random inputs (search/measure.h). Each run prints, per file, the
  * median ticks per call and the paired ratio to A (the median over the rounds of the file's batch time / A's
  * batch time in the same round: measure_run_ratio); then the median and range of each ratio over the runs.
+ * --objective (search/measure.h): throughput (default), independent calls on the same inputs; latency, a dependent
+ * chain (the program's first output fed back as its first input, measure_chain; a program that cannot chain is
+ * bad input, exit 2).
  *
  * Why separate runs: on a shared host a function's time has regimes (another tenant on the SMT sibling, or not)
  * that rank code differently (docs/optimizer.md, "Two regimes"); A's ticks in each line say which regime that run saw. Run the
@@ -306,9 +309,11 @@ static int usage(const char *msg)
     FILE *o = msg ? stderr : stdout;
     if (msg)
         fprintf(stderr, "ecopt_bench_asm: %s\n", msg);
-    fprintf(o, "usage: ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C] A.S B.S ...\n"
+    fprintf(o, "usage: ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C]\n"
+               "                       [--objective latency|throughput] A.S B.S ...\n"
                "  (2 to %d files; runs 1..%d, default 5; rounds 1..1001, default 101, at least 31 advised;\n"
-               "  cpu: default the one it starts on)\n"
+               "  cpu: default the one it starts on; objective: throughput (default), independent calls, or\n"
+               "  latency, a dependent chain: the first output fed back as the first input, as ecopt opt does)\n"
                "exit status: 0; 1 a measurement failed; 2 bad usage or input (an option or its value, --cpu not a\n"
                "  CPU of this machine, an unreadable or malformed file, an assembler error, a missing symbol);\n"
                "  3 the environment failed (the CPU exists but this process may not run on it, the temporary\n"
@@ -321,13 +326,14 @@ int main(int argc, char **argv)
 {
     const char *irpath = NULL, *files[MAX_FILES];
     int nf = 0, runs = 5, rounds = 101, cpu = -1;
-    static const char *const opts[4] = {"--ir", "--runs", "--rounds", "--cpu"};
-    int seen[4] = {0};
+    static const char *const opts[5] = {"--ir", "--runs", "--rounds", "--cpu", "--objective"};
+    int seen[5] = {0};
+    measure_objective objective = MEASURE_THROUGHPUT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *end = NULL;
         int k = -1;
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < 5; j++)
             if (!strcmp(a, opts[j]))
                 k = j;
         if (k >= 0) {
@@ -338,6 +344,11 @@ int main(int argc, char **argv)
             const char *v = argv[++i];
             if (k == 0) {
                 irpath = v;
+                continue;
+            }
+            if (k == 4) {
+                if (measure_objective_parse(v, &objective) != 0)
+                    return usage("--objective: not latency or throughput");
                 continue;
             }
             errno = 0;
@@ -375,6 +386,12 @@ int main(int argc, char **argv)
     free(irtext);
     if (!f) {
         fprintf(stderr, "ecopt_bench_asm: %s: %s\n", irpath, err);
+        return 2;
+    }
+    char chain[192];
+    if (objective == MEASURE_LATENCY && measure_chain(f, chain, sizeof chain) < 0) {
+        fprintf(stderr, "ecopt_bench_asm: %s: --objective latency: its calls cannot be chained: %s\n", irpath, chain);
+        ir_func_free(f);
         return 2;
     }
     long ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -475,16 +492,16 @@ int main(int argc, char **argv)
     }
 
     measure_ctx *m = measure_new(f, 7, err, sizeof err);
-    if (!m || measure_set_rounds(m, rounds) != 0) {
+    if (!m || measure_set_rounds(m, rounds) != 0 || measure_set_objective(m, objective, err, sizeof err) != 0) {
         fprintf(stderr, "ecopt_bench_asm: %s\n", err);
         measure_free(m);
         ir_func_free(f);
         return 1;
     }
     double *q = calloc((size_t)runs * (size_t)nf, sizeof *q);
-    printf("ecopt_bench_asm: %s, %d runs of %d interleaved rounds, pinned to CPU %d, %s per call and the paired "
-           "ratio to A\n",
-           irpath, runs, rounds, pinned, measure_unit());
+    printf("ecopt_bench_asm: %s, %d runs of %d interleaved rounds, pinned to CPU %d, %s per call (%s) and the "
+           "paired ratio to A\n",
+           irpath, runs, rounds, pinned, measure_unit(), measure_objective_name(objective));
     for (int i = 0; i < nf; i++)
         printf("  %c = %s\n", 'A' + i, files[i]);
     fflush(stdout);

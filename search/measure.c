@@ -27,6 +27,14 @@ struct measure_ctx {
     int rounds;
     double target;
     uint64_t rng;                   /* splitmix64 state for the round orders */
+    /* the latency objective (measure_chain): chain[0] and chain[1] take turns as out1 and as the input(s) it is
+     * fed back as; cargs[k] are the arguments of the chain's calls with an even (k = 0) or odd (k = 1) index */
+    measure_objective objective;
+    int chain_kind;                 /* measure_chain's result for the function */
+    char chain_why[192];            /* its description or reason */
+    uint32_t chain_len;             /* out1's limbs */
+    uint64_t *chain[2], *chain0;    /* the two chain buffers and the start value (out1's bounds) */
+    void *cargs[2][MEASURE_MAX_ARGS];
 };
 
 /* ---- counters ------------------------------------------------------------------------------------------------ */
@@ -104,6 +112,13 @@ const char *measure_unit(void) {
     return pmu_state == 1 ? "cycles" : "ticks";
 #else
     return "ticks";
+#endif
+}
+
+void measure_after_fork(void) {
+#if MEASURE_X86
+    pmu_state = 0; /* the inherited mapping stays mapped, unused: it is the parent's counter's page */
+    pmu_page = NULL;
 #endif
 }
 
@@ -197,6 +212,79 @@ static uint64_t splitmix64(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
+const char *measure_objective_name(measure_objective o) { return o == MEASURE_LATENCY ? "latency" : "throughput"; }
+
+int measure_objective_parse(const char *s, measure_objective *o) {
+    if (s != NULL && strcmp(s, "throughput") == 0)
+        *o = MEASURE_THROUGHPUT;
+    else if (s != NULL && strcmp(s, "latency") == 0)
+        *o = MEASURE_LATENCY;
+    else
+        return -1;
+    return 0;
+}
+
+/* The first output array and the first two input arrays of f (declaration order), -1 where there is none. */
+static void chain_arrays(const ir_func *f, int *out1, int *in1, int *in2) {
+    *out1 = *in1 = *in2 = -1;
+    for (uint32_t j = 0; j < f->narr; j++) {
+        if (f->arr[j].is_output) {
+            if (*out1 < 0)
+                *out1 = (int)j;
+        } else if (*in1 < 0) {
+            *in1 = (int)j;
+        } else if (*in2 < 0) {
+            *in2 = (int)j;
+        }
+    }
+}
+
+static ir_u128 bound_lo(const ir_array *a, uint32_t i) { return a->lo ? a->lo[i] : 0; }
+static ir_u128 bound_hi(const ir_array *a, uint32_t i) { return a->hi ? a->hi[i] : UINT64_MAX; }
+
+/* Whether out fits as input in (measure_chain); 0, else -1 with the reason. */
+static int chain_fits(const ir_array *out, const ir_array *in, char *why, size_t n) {
+    if (out->len != in->len) {
+        snprintf(why, n, "%s has %u limbs, %s %u", out->name, out->len, in->name, in->len);
+        return -1;
+    }
+    for (uint32_t i = 0; i < out->len; i++) {
+        if (bound_hi(out, i) > bound_hi(in, i)) {
+            snprintf(why, n, "%s[%u] may reach 0x%llx, above %s[%u]'s bound 0x%llx", out->name, i,
+                     (unsigned long long)bound_hi(out, i), in->name, i, (unsigned long long)bound_hi(in, i));
+            return -1;
+        }
+        if (bound_lo(out, i) < bound_lo(in, i)) {
+            snprintf(why, n, "%s[%u] may be 0x%llx, below %s[%u]'s bound 0x%llx", out->name, i,
+                     (unsigned long long)bound_lo(out, i), in->name, i, (unsigned long long)bound_lo(in, i));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int measure_chain(const ir_func *f, char *desc, size_t n) {
+    int o1, i1, i2;
+    char why[192];
+    if (f == NULL) {
+        snprintf(desc, n, "no function");
+        return -1;
+    }
+    chain_arrays(f, &o1, &i1, &i2);
+    if (o1 < 0 || i1 < 0) {
+        snprintf(desc, n, "%s has no %s array", f->name, o1 < 0 ? "output" : "input");
+        return -1;
+    }
+    if (chain_fits(&f->arr[o1], &f->arr[i1], desc, n) != 0)
+        return -1;
+    if (i2 >= 0 && chain_fits(&f->arr[o1], &f->arr[i2], why, sizeof why) == 0) {
+        snprintf(desc, n, "%s -> %s, %s", f->arr[o1].name, f->arr[i1].name, f->arr[i2].name);
+        return 2;
+    }
+    snprintf(desc, n, "%s -> %s", f->arr[o1].name, f->arr[i1].name);
+    return 1;
+}
+
 measure_ctx *measure_new(const ir_func *f, uint64_t seed, char *err, size_t errlen) {
     if (f == NULL) {
         snprintf(err, errlen, "measure_new: no function");
@@ -248,14 +336,74 @@ measure_ctx *measure_new(const ir_func *f, uint64_t seed, char *err, size_t errl
         }
     }
     m->nargs = k;
+    /* the latency chain: its buffers and start value, from a stream of its own (the inputs stay as they were) */
+    m->chain_kind = measure_chain(f, m->chain_why, sizeof m->chain_why);
+    if (m->chain_kind > 0) {
+        int o1, i1, i2, nout = 0;
+        chain_arrays(f, &o1, &i1, &i2);
+        for (uint32_t j = 0; j < f->narr; j++)
+            nout += f->arr[j].is_output;
+        const ir_array *a = &f->arr[o1];
+        size_t bytes = ((size_t)(a->len ? a->len : 1) * 8 + 63) / 64 * 64;
+        for (int b = 0; b < 3; b++) {
+            uint64_t *buf = aligned_alloc(64, bytes);
+            if (buf == NULL) {
+                measure_free(m);
+                snprintf(err, errlen, "measure_new: out of memory");
+                return NULL;
+            }
+            memset(buf, 0, bytes);
+            if (b < 2)
+                m->chain[b] = buf;
+            else
+                m->chain0 = buf;
+        }
+        uint64_t cs = seed ^ 0x636861696eULL;
+        for (uint32_t i = 0; i < a->len; i++) {
+            ir_u128 lo = bound_lo(a, i), hi = bound_hi(a, i);
+            if (hi > UINT64_MAX)
+                hi = UINT64_MAX;
+            if (lo > hi)
+                lo = hi;
+            uint64_t span = (uint64_t)(hi - lo), r = splitmix64(&cs);
+            m->chain0[i] = (uint64_t)lo + (span == UINT64_MAX ? r : r % (span + 1));
+        }
+        m->chain_len = a->len;
+        /* positions in the call: outputs first (out1 is the first), then inputs (arg1 at nout, arg2 after it) */
+        for (int c = 0; c < 2; c++) {
+            memcpy(m->cargs[c], m->args, sizeof m->args);
+            m->cargs[c][0] = m->chain[1 - c];
+            m->cargs[c][nout] = m->chain[c];
+            if (m->chain_kind == 2)
+                m->cargs[c][nout + 1] = m->chain[c];
+        }
+    }
     return m;
 }
+
+int measure_set_objective(measure_ctx *m, measure_objective o, char *err, size_t errlen) {
+    if (m == NULL || (o != MEASURE_THROUGHPUT && o != MEASURE_LATENCY)) {
+        snprintf(err, errlen, "measure_set_objective: bad arguments");
+        return -1;
+    }
+    if (o == MEASURE_LATENCY && m->chain_kind <= 0) {
+        snprintf(err, errlen, "the calls cannot be chained: %s", m->chain_why);
+        return -1;
+    }
+    m->objective = o;
+    return 0;
+}
+
+measure_objective measure_get_objective(const measure_ctx *m) { return m ? m->objective : MEASURE_THROUGHPUT; }
 
 void measure_free(measure_ctx *m) {
     if (m == NULL)
         return;
     for (int i = 0; i < MEASURE_MAX_ARGS; i++)
         free(m->args[i]);
+    free(m->chain[0]);
+    free(m->chain[1]);
+    free(m->chain0);
     free(m);
 }
 
@@ -303,17 +451,39 @@ typedef void (*fn6)(void *, void *, void *, void *, void *, void *);
         t1 = measure_now();                                                                                          \
     } while (0)
 
-static uint64_t batch(const measure_ctx *m, measure_fn fn, uint64_t calls) {
-    void *const *a = m->args;
+/* The chain's calls: call c takes cargs[c & 1] (out1 into one chain buffer, its inputs from the other), so each
+ * call reads what the one before it wrote. Selecting the argument vector costs the loop an `and` and an address,
+ * off the chain's critical path. */
+#define CHAIN_LOOP(CALL)                                                                                             \
+    do {                                                                                                             \
+        t0 = measure_now();                                                                                          \
+        for (uint64_t c = 0; c < calls; c++) {                                                                       \
+            void *const *a = m->cargs[c & 1];                                                                        \
+            CALL;                                                                                                    \
+        }                                                                                                            \
+        t1 = measure_now();                                                                                          \
+    } while (0)
+
+#define BATCH_CALLS(LOOP)                                                                                            \
+    switch (m->nargs) {                                                                                              \
+    case 1: LOOP(((fn1)(generic_fn)fn)(a[0])); break;                                                                \
+    case 2: LOOP(((fn2)(generic_fn)fn)(a[0], a[1])); break;                                                          \
+    case 3: LOOP(((fn3)(generic_fn)fn)(a[0], a[1], a[2])); break;                                                    \
+    case 4: LOOP(((fn4)(generic_fn)fn)(a[0], a[1], a[2], a[3])); break;                                              \
+    case 5: LOOP(((fn5)(generic_fn)fn)(a[0], a[1], a[2], a[3], a[4])); break;                                        \
+    case 6: LOOP(((fn6)(generic_fn)fn)(a[0], a[1], a[2], a[3], a[4], a[5])); break;                                  \
+    default: LOOP(fn(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11])); break;              \
+    }
+
+static uint64_t batch(measure_ctx *m, measure_fn fn, uint64_t calls) {
     uint64_t t0, t1;
-    switch (m->nargs) {
-    case 1: BATCH_LOOP(((fn1)(generic_fn)fn)(a[0])); break;
-    case 2: BATCH_LOOP(((fn2)(generic_fn)fn)(a[0], a[1])); break;
-    case 3: BATCH_LOOP(((fn3)(generic_fn)fn)(a[0], a[1], a[2])); break;
-    case 4: BATCH_LOOP(((fn4)(generic_fn)fn)(a[0], a[1], a[2], a[3])); break;
-    case 5: BATCH_LOOP(((fn5)(generic_fn)fn)(a[0], a[1], a[2], a[3], a[4])); break;
-    case 6: BATCH_LOOP(((fn6)(generic_fn)fn)(a[0], a[1], a[2], a[3], a[4], a[5])); break;
-    default: BATCH_LOOP(fn(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11])); break;
+    if (m->objective == MEASURE_LATENCY) {
+        /* every batch starts the chain from the same value (untimed): the functions compute the same values */
+        memcpy(m->chain[0], m->chain0, (size_t)m->chain_len * sizeof(uint64_t));
+        BATCH_CALLS(CHAIN_LOOP)
+    } else {
+        void *const *a = m->args;
+        BATCH_CALLS(BATCH_LOOP)
     }
     return t1 - t0;
 }

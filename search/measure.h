@@ -15,6 +15,8 @@
  * The functions are called with the fiat signature: every output array (declaration order), then every input
  * array (declaration order), each a uint64_t pointer. Inputs are random limbs within the IR's per-limb bounds,
  * drawn once per context; outputs go to separate buffers, so the inputs never change during a measurement.
+ * That is the throughput objective (independent calls, measure_set_objective): the default. The latency objective
+ * chains the calls instead, each call's first output being the next call's first input (see measure_chain).
  * Environment: ECOPT_MEASURE_TSC set (any value) forces rdtsc ticks even where a PMU is readable.
  * Not thread-safe: one context per thread, and the PMU counter (if any) belongs to the thread that first
  * called measure_unit/measure_new. x86-64 only (elsewhere every call fails with an error). */
@@ -47,6 +49,10 @@ int measure_pin(int cpu, char *err, size_t errlen);
  * The first call probes the PMU (and keeps the counter open for the process). Never NULL. */
 const char *measure_unit(void);
 
+/* measure_after_fork — in a child process, forget the parent's PMU counter (it counts the parent's thread, not
+ * this one): the next measure_unit / measure_now probes again for this process. */
+void measure_after_fork(void);
+
 /* measure_now — the current counter value in measure_unit()'s unit, lfence-serialised on both sides. */
 uint64_t measure_now(void);
 
@@ -56,6 +62,29 @@ uint64_t measure_now(void);
 char *measure_cpu_model(char *buf, size_t n);
 
 typedef struct measure_ctx measure_ctx;
+
+/* What a measurement's time per call means. THROUGHPUT: every call reads the same inputs and writes separate
+ * outputs, so the calls of a batch are independent and overlap in the core (the time per call is the reciprocal
+ * throughput). LATENCY: a dependent chain, the way a library calls its field operations: call c + 1 reads as its
+ * first input (and second, see measure_chain) the first output call c wrote, so one call starts only when the
+ * previous one's output is there (the time per call is its latency, store-to-load forwarding included). */
+typedef enum { MEASURE_THROUGHPUT = 0, MEASURE_LATENCY = 1 } measure_objective;
+
+/* measure_objective_name — "throughput" or "latency". measure_objective_parse — the inverse: 0 with *o set, -1
+ * for any other string (NULL included). */
+const char *measure_objective_name(measure_objective o);
+int measure_objective_parse(const char *s, measure_objective *o);
+
+/* measure_chain — whether f's calls can be chained for the latency objective, and how. out1 = f's first output
+ * array, arg1 / arg2 = its first / second input array (declaration order). The chain feeds out1 back as arg1, and
+ * as arg2 too when f has one that out1 also fits; other inputs keep their random values, other outputs go to their
+ * own buffers. out1 fits an input when both have the same number of limbs and every limb's declared output bounds
+ * lie within that input limb's declared bounds, so every call of the chain gets inputs the IR allows (a field
+ * multiply's tight outputs are valid loose inputs; an add's outputs, wider than its inputs, are not).
+ * Returns 2 (out1 feeds arg1 and arg2), 1 (arg1 only), or -1 when the chain is impossible; desc (size n) gets
+ * "out1 -> arg1, arg2" (the arrays' names) or the reason, one line ("out1 has 5 limbs, arg1 4"; "out1[0] may
+ * reach 0x..., above arg1[0]'s bound 0x..."; "no output array"). */
+int measure_chain(const ir_func *f, char *desc, size_t n);
 
 /* measure_new — a context for functions computing f (lowered or not: only its arrays matter): one buffer per
  * array, inputs filled with random limbs in [lo, hi] of the array's per-limb bounds from a PRNG seeded with seed
@@ -68,6 +97,14 @@ void measure_free(measure_ctx *m);
 int measure_set_rounds(measure_ctx *m, int rounds);
 /* measure_set_target — batch length in ticks (or cycles), 100..1e8. Returns 0, -1 if out of range. */
 int measure_set_target(measure_ctx *m, double target);
+
+/* measure_set_objective — the objective of the context's measurements from now on (default THROUGHPUT).
+ * LATENCY needs a function measure_chain accepts: else -1 with err (measure_chain's reason) and nothing changes.
+ * The chain starts, in every batch, from the same random limbs within out1's bounds (drawn at measure_new from
+ * the seed, a stream apart from the inputs'), so every function of a measurement computes the same values.
+ * Returns 0, or -1 with err. */
+int measure_set_objective(measure_ctx *m, measure_objective o, char *err, size_t errlen);
+measure_objective measure_get_objective(const measure_ctx *m);
 
 /* measure_nargs — how many arrays the functions take (outputs + inputs). */
 int measure_nargs(const measure_ctx *m);

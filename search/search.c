@@ -569,7 +569,8 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
     if (measure_pin(o->cpu, s.err, sizeof s.err) < 0)
         goto out;
     s.m = measure_new(f, o->seed ^ 0x6d656173ull, s.err, sizeof s.err);
-    if (!s.m || measure_set_rounds(s.m, o->rounds) != 0)
+    if (!s.m || measure_set_rounds(s.m, o->rounds) != 0 ||
+        measure_set_objective(s.m, o->objective, s.err, sizeof s.err) != 0)
         goto out;
     if (o->baselines) {
         if (baseline_build(ref, "gcc", &s.gcc, s.err, sizeof s.err) != 0 ||

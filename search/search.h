@@ -29,6 +29,8 @@
  *   The gcc and clang baselines (baseline.h) are measured with the current candidate at the start, every
  *   `baseline_every` evaluations and at the end; the final measurement (search_result.ticks, ticks_gcc,
  *   ticks_clang) runs the best candidate and both compilers' code side by side with `final_rounds` rounds.
+ *   Every one of these measurements (candidates, baselines, the final one) has the objective `objective`: the
+ *   throughput of independent calls, or the latency of a chain of dependent ones (measure_set_objective).
  *
  * The same seed gives the same sequence of random starts, mutations and test inputs; which mutants are kept
  * depends on timing, so two runs agree only where the timings do.
@@ -48,6 +50,7 @@
 
 #include "check/check.h"
 #include "ir/ir.h"
+#include "search/measure.h"
 
 typedef struct {
     uint64_t evals;        /* total evaluations (>= 1); default 20000 */
@@ -64,6 +67,9 @@ typedef struct {
     int final_rounds;      /* rounds of the final measurement; default 101 */
     unsigned ntests;       /* random input vectors every candidate is run on; default 8 */
     uint64_t baseline_every; /* evaluations between baseline measurements; default 2000 */
+    measure_objective objective; /* what every measurement times (measure.h): MEASURE_THROUGHPUT (default,
+                                    independent calls) or MEASURE_LATENCY (a dependent chain; f must pass
+                                    measure_chain) */
 } search_opts;
 
 /* search_opts_default — the defaults above (seed 1, cpu -1, baselines on). */
@@ -115,6 +121,35 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
                size_t errlen);
 
 void search_result_free(search_result *r);
+
+/* The most searches search_run_jobs runs at once (with the two compilers, within measure_run's 64 functions). */
+#define SEARCH_MAX_JOBS 32
+
+/* What search_run_jobs did, per search k (0 .. jobs - 1) and in all. */
+typedef struct {
+    unsigned jobs;
+    uint64_t seed[SEARCH_MAX_JOBS];  /* search k's seed: o->seed + k */
+    int cpu[SEARCH_MAX_JOBS];        /* the CPU it ran on */
+    uint64_t evals[SEARCH_MAX_JOBS]; /* its evaluations */
+    double seconds[SEARCH_MAX_JOBS]; /* its wall time */
+    double ticks[SEARCH_MAX_JOBS];   /* its result in the side-by-side measurement, in r->unit per call */
+    double ratio[SEARCH_MAX_JOBS];   /* its paired ratio to search 0's result there (ratio[0] = 1) */
+    unsigned winner;                 /* the search whose result r is: the lowest ratio (the first of equals) */
+    int measure_cpu;                 /* the CPU of the side-by-side measurement (cpus[0]) */
+} search_jobs_info;
+
+/* search_run_jobs — `jobs` independent searches (1 <= jobs <= SEARCH_MAX_JOBS) of f in parallel child processes:
+ * search k is search_run with o's options but seed o->seed + k, pinned to cpus[k] (distinct CPUs this process may
+ * run on), quiet and without the baselines. When all have finished, their results are measured again side by side
+ * in this process, pinned to cpus[0], with both compilers' code (o->baselines), o->final_rounds rounds and
+ * o->objective; the result with the lowest paired ratio to search 0's is r. r is that search's search_result with
+ * ticks, ticks_gcc, ticks_clang and the speedups from the side-by-side measurement (r->best and r->decisions are
+ * NULL: text and code are what the caller needs). Progress (unless o->quiet): a line on stderr when the searches
+ * start, one per search as its result is read (in search order), and one with the side-by-side result. The
+ * children die with this process (PR_SET_PDEATHSIG) and probe the PMU afresh (measure_after_fork). Returns 0, or -1 with err (one line): bad arguments, a fork or pipe that
+ * failed, a search that failed ("search 2 (seed 3): <its error>") or died, a baseline or measurement failure. */
+int search_run_jobs(const ir_func *f, const ir_func *ref, const search_opts *o, unsigned jobs, const int *cpus,
+                    search_result *r, search_jobs_info *info, char *err, size_t errlen);
 
 /* search_cse — merge the nodes of the lowered function f that compute the same operation on the same operands
  * (commutative operands in either order; loads and stores are left alone: emit_asm reads input limbs lazily), then

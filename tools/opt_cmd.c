@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@
 
 const char cli_opt_help[] =
     "usage: ecopt opt PROGRAM -o OUT.S [--evals N] [--bets B] [--bet-ratio R] [--seed S] [--symbol SYM]\n"
-    "                 [--hidden] [--cpu C] [--rounds N] [--quiet]\n"
+    "                 [--hidden] [--cpu C] [--rounds N] [--objective latency|throughput] [-j N] [--quiet]\n"
     "  PROGRAM: --fiat F.json --function NAME | --ir FILE.ir [--function NAME]\n"
     "           | --prime P --method M --limbs N --op OP\n"
     "\n"
@@ -54,6 +55,16 @@ const char cli_opt_help[] =
     "  --symbol SYM        the function's symbol (default: the program's name)\n"
     "  --hidden            mark the symbol .hidden (for code built into a library)\n"
     "  --cpu C             pin the measurement to CPU C (default: the CPU it starts on)\n"
+    "  --objective O       what every measurement times (candidates, compilers, the result):\n"
+    "                      throughput (default): independent calls on the same inputs;\n"
+    "                      latency: a dependent chain, each call's first output fed back as the next\n"
+    "                      call's first input (and second, where its bounds allow), as a library calls\n"
+    "                      its field operations; refused (exit 2) for a program whose first output is\n"
+    "                      not a valid first input (other limbs, or wider bounds: an add, say)\n"
+    "  -j, --jobs N        N independent searches (seeds S to S+N-1) in parallel processes, each on its\n"
+    "                      own CPU of those this process may use (at most that many, and 32; not with\n"
+    "                      --cpu); their results are measured again side by side on the first of those\n"
+    "                      CPUs and the fastest is written (default 1: one search, in this process)\n"
     "  --rounds N          batches per screening measurement, candidate vs current (default 31; the final\n"
     "                      measurement against the compilers always takes 101)\n"
     "  --quiet             nothing on standard error but errors (no progress line, no summary)\n"
@@ -64,6 +75,8 @@ const char cli_opt_help[] =
     "  ecopt opt --prime 2^255-19 --method solinas-unsaturated --limbs 5 --op mul -o fe_mul.S --symbol fe_mul \\\n"
     "      --hidden --evals 5000 --seed 2\n"
     "  ecopt opt --ir ladder.ir -o ladder.S --evals 2000 --quiet\n"
+    "  ecopt opt --fiat ../shared/fiat-json/curve25519_64.json --function fiat_25519_carry_square -o sq.S \\\n"
+    "      --objective latency -j 2\n"
     "\n"
     "exit status: 0 written; 1 not proved or the search failed (nothing written); 2 bad input; 3 writing\n"
     "failed, out of memory, or the temporary directory ($TMPDIR, else /tmp) is unusable (checked before\n"
@@ -111,6 +124,19 @@ static void shell_word(char *out, size_t cap, const char *a)
         o += (size_t)snprintf(out + o, cap - o, keep ? "%c" : "\\x%02x", *p);
     }
     snprintf(out + o, cap - o, "'");
+}
+
+/* Append printf-formatted text to buf (size cap, NUL-terminated), cut to fit. */
+static void appendf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t l = strlen(buf);
+    if (l + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + l, cap - l, fmt, ap);
+    va_end(ap);
 }
 
 /* Append " text" to buf (len cap) as it is (option names, the fixed tail). */
@@ -194,6 +220,20 @@ static int tmp_usable(void)
     return CLI_OK;
 }
 
+/* The CPUs this process may run on, in increasing order, into cpus (at most max); returns how many (0 when
+ * sched_getaffinity fails). */
+static int allowed_cpu_list(int *cpus, int max)
+{
+    cpu_set_t set;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 0;
+    for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+        if (CPU_ISSET(c, &set))
+            cpus[n++] = c;
+    return n;
+}
+
 /* The CPUs this process may run on, as "0-1" or "0,2,5" (at most len bytes). */
 static void allowed_cpus(char *buf, size_t len)
 {
@@ -223,11 +263,13 @@ int cli_cmd_opt(int argc, char **argv)
                        { NULL, "--bet-ratio", 1, NULL, 0 }, { NULL, "--seed", 1, NULL, 0 },
                        { NULL, "--symbol", 1, NULL, 0 },    { NULL, "--hidden", 0, NULL, 0 },
                        { NULL, "--cpu", 1, NULL, 0 },       { NULL, "--quiet", 0, NULL, 0 },
-                       { NULL, "--rounds", 1, NULL, 0 } };
+                       { NULL, "--rounds", 1, NULL, 0 },    { NULL, "--objective", 1, NULL, 0 },
+                       { "-j", "--jobs", 1, NULL, 0 } };
     cli_opt *o_fiat = &opts[0], *o_function = &opts[1], *o_ir = &opts[2], *o_prime = &opts[3], *o_method = &opts[4],
             *o_limbs = &opts[5], *o_op = &opts[6], *o_out = &opts[7], *o_evals = &opts[8], *o_bets = &opts[9],
             *o_ratio = &opts[10], *o_seed = &opts[11], *o_symbol = &opts[12], *o_hidden = &opts[13],
-            *o_cpu = &opts[14], *o_quiet = &opts[15], *o_rounds = &opts[16];
+            *o_cpu = &opts[14], *o_quiet = &opts[15], *o_rounds = &opts[16], *o_objective = &opts[17],
+            *o_jobs = &opts[18];
     size_t npos = 0;
     int rc;
     ir_func *f = NULL, *low = NULL;
@@ -237,6 +279,10 @@ int cli_cmd_opt(int argc, char **argv)
     char err[1024], hex[65] = "", source[1600], command[2048] = "ecopt opt";
     char *extra = NULL, *final = NULL;
     unsigned long long v;
+    unsigned jobs = 1;
+    int jcpus[CPU_SETSIZE];
+    char chain[192] = "", objective[320];
+    search_jobs_info ji;
 
     rc = cli_parse_opts(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos);
     if (rc == CLI_PARSE_HELP)
@@ -298,6 +344,27 @@ int cli_cmd_opt(int argc, char **argv)
                             cpus[0] ? "allowed: " : "", cpus[0] ? cpus : perr);
         }
     }
+    if (o_objective->given && measure_objective_parse(o_objective->value, &so.objective) != 0)
+        return cli_fail(CLI_USAGE, "--objective", "'%s' is not latency or throughput", o_objective->value);
+    if (o_jobs->given) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long n = strtoull(o_jobs->value, &end, 10);
+        if (!o_jobs->value[0] || *end || !(o_jobs->value[0] >= '0' && o_jobs->value[0] <= '9') || errno || n < 1)
+            return cli_fail(CLI_USAGE, "-j", "'%s' is not a whole number of searches, at least 1", o_jobs->value);
+        int ncpu = allowed_cpu_list(jcpus, CPU_SETSIZE);
+        if (n > 1 && o_cpu->given)
+            return cli_fail(CLI_USAGE, "-j", "%llu searches each take a CPU of their own: not with --cpu", n);
+        if (n > (unsigned long long)ncpu) {
+            char list[128];
+            allowed_cpus(list, sizeof list);
+            return cli_fail(CLI_USAGE, "-j", "%llu searches, but this process may run on %d CPU%s (%s)", n, ncpu,
+                            ncpu == 1 ? "" : "s", list[0] ? list : "sched_getaffinity failed");
+        }
+        if (n > SEARCH_MAX_JOBS)
+            return cli_fail(CLI_USAGE, "-j", "%llu searches: at most %d", n, SEARCH_MAX_JOBS);
+        jobs = (unsigned)n;
+    }
     so.quiet = o_quiet->given != 0;
     so.hidden = o_hidden->given != 0;
     if ((rc = tmp_usable()) != CLI_OK) /* usage first (2), then the environment (3), before any work */
@@ -310,6 +377,19 @@ int cli_cmd_opt(int argc, char **argv)
         rc = cli_fail(CLI_USAGE, f->name, "%s", f->err);
         goto out;
     }
+    if (so.objective == MEASURE_LATENCY && measure_chain(f, chain, sizeof chain) < 0) {
+        rc = cli_fail(CLI_USAGE, f->name,
+                      "--objective latency: its calls cannot be chained (the first output fed back as the first "
+                      "input): %s",
+                      chain);
+        goto out;
+    }
+    if (so.objective == MEASURE_THROUGHPUT)
+        snprintf(objective, sizeof objective, "independent calls: the same inputs every call, the outputs to separate "
+                                              "buffers");
+    else
+        snprintf(objective, sizeof objective, "a dependent chain, %s: each call's output is the next call's input",
+                 chain);
     low = ir_lower(f, err, sizeof err);
     if (!low) {
         rc = cli_fail(CLI_USAGE, f->name, "cannot lower: %s", err);
@@ -352,9 +432,14 @@ int cli_cmd_opt(int argc, char **argv)
     }
     {
         char tail[256];
-        snprintf(tail, sizeof tail, "--evals %llu --bets %u --bet-ratio %g --seed %llu --rounds %d",
-                 (unsigned long long)so.evals, so.bets, so.bet_ratio, (unsigned long long)so.seed, so.rounds);
+        snprintf(tail, sizeof tail, "--evals %llu --bets %u --bet-ratio %g --seed %llu --rounds %d --objective %s",
+                 (unsigned long long)so.evals, so.bets, so.bet_ratio, (unsigned long long)so.seed, so.rounds,
+                 measure_objective_name(so.objective));
         cat_raw(command, sizeof command, tail);
+        if (jobs > 1) {
+            snprintf(tail, sizeof tail, "-j %u", jobs);
+            cat_raw(command, sizeof command, tail);
+        }
         if (o_symbol->given) {
             cat_raw(command, sizeof command, "--symbol");
             cat_arg(command, sizeof command, o_symbol->value);
@@ -364,8 +449,9 @@ int cli_cmd_opt(int argc, char **argv)
     }
     so.command = command;
 
-    /* the search */
-    if (search_run(low, f, &so, &sr, err, sizeof err) != 0) {
+    /* the search, or -j searches side by side */
+    if (jobs > 1 ? search_run_jobs(low, f, &so, jobs, jcpus, &sr, &ji, err, sizeof err) != 0
+                 : search_run(low, f, &so, &sr, err, sizeof err) != 0) {
         rc = cli_fail(CLI_NO, f->name, "search failed: %s", err);
         goto out;
     }
@@ -386,14 +472,36 @@ int cli_cmd_opt(int argc, char **argv)
     }
     /* the header; the text with it must still give the same bytes */
     {
-        size_t cap = 4096;
+        size_t cap = 8192;
         extra = malloc(cap);
         if (!extra) {
             rc = cli_fail(CLI_ENV, NULL, "out of memory");
             goto out_sr;
         }
         double sg = sr.speedup_gcc, sc = sr.speedup_clang; /* paired ratios (measure_run_ratio) */
-        char own[192] = "", bet[64];
+        char own[192] = "", bet[64], seedline[128], par[3072] = "";
+        uint64_t seed = so.seed;
+        if (jobs > 1) {
+            seed = ji.seed[ji.winner];
+            appendf(par, sizeof par, "\nParallel:  -j %u: seeds", jobs);
+            for (unsigned k = 0; k < jobs; k++)
+                appendf(par, sizeof par, "%s%llu", k ? ", " : " ", (unsigned long long)ji.seed[k]);
+            appendf(par, sizeof par, " on CPUs");
+            for (unsigned k = 0; k < jobs; k++)
+                appendf(par, sizeof par, "%s%d", k ? ", " : " ", ji.cpu[k]);
+            appendf(par, sizeof par, "; their results measured again side by side on CPU %d with the compilers (%d "
+                                     "rounds): ", ji.measure_cpu, so.final_rounds);
+            for (unsigned k = 0; k < jobs; k++)
+                appendf(par, sizeof par, "%s%.2f", k ? ", " : "", ji.ticks[k]);
+            appendf(par, sizeof par, " %s, paired ratios to seed %llu's", sr.unit, (unsigned long long)ji.seed[0]);
+            for (unsigned k = 0; k < jobs; k++)
+                appendf(par, sizeof par, "%s%.4f", k ? ", " : " ", ji.ratio[k]);
+            appendf(par, sizeof par, "; seed %llu won", (unsigned long long)seed);
+            snprintf(seedline, sizeof seedline, "%llu (search %u of -j %u won; see Parallel)", (unsigned long long)seed,
+                     ji.winner + 1, jobs);
+        } else {
+            snprintf(seedline, sizeof seedline, "%llu", (unsigned long long)seed);
+        }
         if (sr.own_order_won)
             snprintf(own, sizeof own,
                      "; the program's own order: the search's best (%.2f %s) was not clearly faster (paired ratio "
@@ -409,16 +517,17 @@ int cli_cmd_opt(int argc, char **argv)
                  "\n"
                  "Source:    %s\n"
                  "Sha256:    %s\n"
-                 "Seed:      %llu\n"
-                 "Evals:     %llu (bets %u, bet ratio %g, %s; %.0f evals/s, %.1f s; %llu kept, %llu wrong)\n"
+                 "Seed:      %s\n"
+                 "Evals:     %llu (bets %u, bet ratio %g, %s; %.0f evals/s, %.1f s; %llu kept, %llu wrong)%s\n"
                  "CPU:       %s\n"
+                 "Objective: %s (%s)\n"
                  "Measured:  %.2f %s per call (median of %d interleaved batches)%s\n"
                  "Baselines: gcc %.2f %s (%s), clang %.2f %s (%s); -O3 -march=native -mtune=native, same run\n"
                  "Speedup:   %.3f vs gcc, %.3f vs clang (paired ratios of that measurement)\n"
                  "Checker:   PROVED (%u limbs: %u identical, %u linear, %u by z3; %.2f s)",
-                 source, hex, (unsigned long long)so.seed, (unsigned long long)sr.evals, so.bets, so.bet_ratio,
-                 bet, sr.evals_per_s, sr.seconds, (unsigned long long)sr.nkept, (unsigned long long)sr.nwrong,
-                 sr.cpu_model, sr.ticks, sr.unit, so.final_rounds,
+                 source, hex, seedline, (unsigned long long)sr.evals, so.bets, so.bet_ratio, bet, sr.evals_per_s,
+                 sr.seconds, (unsigned long long)sr.nkept, (unsigned long long)sr.nwrong, par, sr.cpu_model,
+                 measure_objective_name(so.objective), objective, sr.ticks, sr.unit, so.final_rounds,
                  own, sr.ticks_gcc, sr.unit,
                  sr.gcc_version[0] ? sr.gcc_version : "gcc", sr.ticks_clang, sr.unit,
                  sr.clang_version[0] ? sr.clang_version : "clang", sg, sc, cr.nlimbs, cr.nlimbs_identical,
@@ -434,11 +543,16 @@ int cli_cmd_opt(int argc, char **argv)
         goto out_sr;
     }
     rc = cli_write_file(o_out->value, (const uint8_t *)final, strlen(final), 0);
-    if (rc == CLI_OK && !so.quiet)
-        fprintf(stderr, "ecopt opt: %s: PROVED, written to %s: %.2f %s, %.3fx gcc, %.3fx clang (%llu evals%s)\n",
-                so.symbol, o_out->value, sr.ticks, sr.unit, sr.speedup_gcc, sr.speedup_clang,
-                (unsigned long long)sr.evals,
+    if (rc == CLI_OK && !so.quiet) {
+        char won[96] = "";
+        if (jobs > 1)
+            snprintf(won, sizeof won, "; -j %u: seed %llu won", jobs, (unsigned long long)ji.seed[ji.winner]);
+        fprintf(stderr,
+                "ecopt opt: %s: PROVED, written to %s: %.2f %s (%s), %.3fx gcc, %.3fx clang (%llu evals%s%s)\n",
+                so.symbol, o_out->value, sr.ticks, sr.unit, measure_objective_name(so.objective), sr.speedup_gcc,
+                sr.speedup_clang, (unsigned long long)sr.evals, won,
                 sr.own_order_won ? "; the program's own order: the search's best was not clearly faster" : "");
+    }
     if (rc == CLI_OK && !so.quiet && sr.ticks_gcc > 0 && sr.speedup_gcc < 1.0)
         fprintf(stderr, "ecopt opt: note: slower than gcc -O3 in the final measurement (more --evals, or a quieter "
                         "machine, may help)\n");

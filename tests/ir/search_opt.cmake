@@ -7,6 +7,10 @@
 #                           out1 == arg1 and out1 == arg2)
 #   search.cli              `ecopt opt` end to end (with the gcc/clang baselines), its header, `ecopt check` on the
 #                           output, and the exit codes of bad input
+#   search.cli.objective    --objective latency / throughput: PROVED output whose header names it; latency refused
+#                           for a program that cannot chain; bad values (test_search_opt_obj.sh)
+#   search.cli.jobs         -j 2: PROVED output naming both seeds and the winner; bad -j values (skipped, 77, when
+#                           the process may use fewer than 2 CPUs)
 if(TARGET ecopt_search)
   get_filename_component(SEARCH_OPT_FIAT_DIR "${ECOPT_SHARED_DIR}/fiat-json" ABSOLUTE)
   add_executable(test_search_opt ${CMAKE_CURRENT_SOURCE_DIR}/test_search_opt.c ${CMAKE_CURRENT_SOURCE_DIR}/harness_ref.c
@@ -26,6 +30,11 @@ if(TARGET ecopt_search)
     add_test(NAME search.cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_search_opt_cli.sh $<TARGET_FILE:ecopt_cli>
                                      ${SEARCH_OPT_FIAT_DIR})
     list(APPEND SEARCH_OPT_TESTS search.cli)
+    foreach(part objective jobs)
+      add_test(NAME search.cli.${part} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_search_opt_obj.sh
+                                               $<TARGET_FILE:ecopt_cli> ${SEARCH_OPT_FIAT_DIR} ${part})
+      list(APPEND SEARCH_OPT_TESTS search.cli.${part})
+    endforeach()
   endif()
   if(TARGET ecopt_bench_asm)
     add_test(NAME bench.asm_tool COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_bench_asm.sh $<TARGET_FILE:ecopt_bench_asm>

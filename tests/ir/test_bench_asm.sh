@@ -22,6 +22,13 @@ grep -q '^ratio to A, median \[min-max\] over 2 runs:  B [0-9.]* \[.*\]  C ' "$t
 # every ratio of the copies to A within [0.5, 2]
 awk '/^run /{ for (i = 1; i <= NF; i++) if ($i == "/") { r = $(i + 1); if (r < 0.5 || r > 2) bad = 1 } }
      END { exit bad }' "$tmp/out" || fail "a copy's ratio outside [0.5, 2]: $(cat "$tmp/out")"
+grep -q 'per call (throughput)' "$tmp/out" || fail "the default objective is not said to be throughput: $(head -n 1 "$tmp/out")"
+# --objective latency: the madd's first output (X3) chained back as its first input (X1)
+"$tool" --ir "$ir" --runs 1 --rounds 5 --cpu 0 --objective latency "$s" "$s" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || fail "--objective latency: exit $rc: $(cat "$tmp/err")"
+grep -q 'per call (latency)' "$tmp/out" || fail "--objective latency: not said: $(head -n 1 "$tmp/out")"
+[ "$(grep -c '^run ' "$tmp/out")" = 1 ] || fail "--objective latency: want 1 run line: $(cat "$tmp/out")"
 
 # bad input: exit 2, one message naming it
 printf 'not assembly\n' > "$tmp/bad.S"
@@ -50,6 +57,21 @@ check2 'no such CPU' --ir "$ir" --cpu 4095 "$s" "$s"
 check2 'no such CPU' --ir "$ir" --cpu "$(getconf _NPROCESSORS_CONF)" "$s" "$s"
 check2 'out of range' --ir "$ir" --cpu -1 "$s" "$s"
 check2 'not a number' --ir "$ir" --cpu one "$s" "$s"
+check2 'objective: not latency or throughput' --ir "$ir" --objective fast "$s" "$s"
+# an add's outputs are wider than its inputs: no latency chain
+cat > "$tmp/add.ir" << 'ADDIR'
+func add2
+  out out1[1] 0..0x2
+  in arg1[1] 0..0x1
+  in arg2[1] 0..0x1
+  a:u64 = load arg1[0]
+  b:u64 = load arg2[0]
+  c:u64 = add a, b
+  store out1[0], c
+end
+ADDIR
+check2 "add.ir: --objective latency: its calls cannot be chained: out1\\[0\\] may reach 0x2, above arg1\\[0\\]'s bound 0x1" \
+    --ir "$tmp/add.ir" --objective latency "$s" "$s"
 # a CPU of this machine outside the cgroup's cpuset: the environment refuses it, exit 3 (when there is one)
 cpuset=$(cat /sys/fs/cgroup/cpuset.cpus.effective 2> /dev/null || true)
 if [ -n "$cpuset" ]; then

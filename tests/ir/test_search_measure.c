@@ -5,6 +5,11 @@
  *     bounds' edges and on random inputs within the bounds, also when called with out1 == arg1 and out1 == arg2.
  *   - measure_new's inputs lie within the bounds (lowered IR too) and depend only on the seed; measure_run returns
  *     positive finite medians (printed, with the per-round spread, never compared).
+ *   - The latency objective chains the calls: a probe around the gcc baseline sees each call's arg1 (and arg2) be
+ *     the buffer the call before wrote as out1, with the limbs it wrote (but the first call of each batch), within
+ *     the inputs' bounds, and every batch (warm-up, calibration and the rounds) start from the same limbs; measure_chain accepts the multiplies (out1 ->
+ *     arg1, arg2) and refuses fiat_25519_add (out1 wider than arg1), and measure_set_objective refuses latency
+ *     for it.
  *   - baseline_build leaves nothing in $TMPDIR once it returns (the test runs with a private empty TMPDIR and
  *     looks after every build, the failing ones too): a process killed during a search leaves no files.
  *   - Bad inputs give one-line errors: an unknown compiler name, a compiler that is not on PATH, a compiler that
@@ -33,6 +38,38 @@ static void twice(void *a0, void *a1, void *a2, void *a3, void *a4, void *a5, vo
 {
     twice_target(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     twice_target(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
+}
+
+/* The latency probe: checks the chain around chain_target (the gcc baseline of the function chain_f). */
+static measure_fn chain_target;
+static const ir_func *chain_f;
+static void *chain_prev_out;   /* out1 of the previous call (NULL: a batch may start) */
+static uint64_t chain_prev_val[16]; /* the limbs it wrote there */
+static uint64_t chain_first[16]; /* arg1 of a batch's first call, for the first batch seen */
+static long chain_calls, chain_linked, chain_bad_bounds, chain_bad_arg2, chain_starts, chain_bad_start;
+static void chain_probe(void *a0, void *a1, void *a2, void *a3, void *a4, void *a5, void *a6, void *a7, void *a8,
+                        void *a9, void *a10, void *a11)
+{
+    const ir_array *in1 = &chain_f->arr[1], *in2 = &chain_f->arr[2]; /* out1, arg1, arg2: the fiat multiplies */
+    const uint64_t *x = a1;
+    chain_calls++;
+    if (a1 == chain_prev_out && memcmp(a1, chain_prev_val, in1->len * sizeof(uint64_t)) == 0)
+        chain_linked++;
+    else { /* a batch's first call (warm-up and calibration batches too): always the same start limbs */
+        if (chain_starts++ == 0)
+            memcpy(chain_first, x, in1->len * sizeof(uint64_t));
+        else if (memcmp(chain_first, x, in1->len * sizeof(uint64_t)) != 0)
+            chain_bad_start++;
+    }
+    if (a2 != a1 && a1 != NULL)
+        chain_bad_arg2++;
+    for (uint32_t i = 0; i < in1->len; i++)
+        if (x[i] < (uint64_t)in1->lo[i] || x[i] > (uint64_t)in1->hi[i] || x[i] < (uint64_t)in2->lo[i] ||
+            x[i] > (uint64_t)in2->hi[i])
+            chain_bad_bounds++;
+    chain_target(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
+    chain_prev_out = a0;
+    memcpy(chain_prev_val, a0, chain_f->arr[0].len * sizeof(uint64_t));
 }
 
 static int failures;
@@ -417,6 +454,42 @@ static void test_fiat(const char *dir, const char *file, const char *name) {
             if (measure_run(m, fns, 1, res1, err, sizeof err) != 0 || !(res1[0] > 0.0) || !isfinite(res1[0]))
                 FAIL("%s: measure_run (3 rounds): %s", name, err);
             measure_call(m, fns[0]);
+            /* the latency chain, through the probe; then back to throughput: the probe sees no chain */
+            char desc[192];
+            int kind = measure_chain(f, desc, sizeof desc);
+            if (kind != 2 || strcmp(desc, "out1 -> arg1, arg2") != 0)
+                FAIL("%s: measure_chain: %d `%s` (want 2 `out1 -> arg1, arg2`)", name, kind, desc);
+            if (measure_get_objective(m) != MEASURE_THROUGHPUT)
+                FAIL("%s: the default objective is not throughput", name);
+            chain_target = fns[0];
+            chain_f = f;
+            chain_prev_out = NULL;
+            chain_calls = chain_linked = chain_bad_bounds = chain_bad_arg2 = chain_starts = chain_bad_start = 0;
+            measure_fn cf[2] = {chain_probe, fns[1]};
+            double cres[2], cq[2];
+            if (measure_set_objective(m, MEASURE_LATENCY, err, sizeof err) != 0 ||
+                measure_get_objective(m) != MEASURE_LATENCY)
+                FAIL("%s: measure_set_objective(latency): %s", name, err);
+            else if (measure_run_ratio(m, cf, 2, cres, cq, err, sizeof err) != 0)
+                FAIL("%s: measure_run_ratio (latency): %s", name, err);
+            else {
+                printf("%s latency: %.1f %s per call (gcc, probed), %ld calls, %ld chained, %ld batch starts\n",
+                       name, cres[0], measure_unit(), chain_calls, chain_linked, chain_starts);
+                if (chain_calls < 50 || chain_linked + chain_starts != chain_calls || chain_linked < chain_calls / 2 ||
+                    chain_starts < 4)
+                    FAIL("%s: latency: %ld calls, %ld fed the previous call's out1, %ld batch starts", name,
+                         chain_calls, chain_linked, chain_starts);
+                if (chain_bad_bounds || chain_bad_arg2 || chain_bad_start)
+                    FAIL("%s: latency: %ld limbs outside the bounds, %ld calls with arg2 != arg1, %ld batches from "
+                         "another start", name, chain_bad_bounds, chain_bad_arg2, chain_bad_start);
+            }
+            chain_prev_out = NULL;
+            chain_linked = 0;
+            if (measure_set_objective(m, MEASURE_THROUGHPUT, err, sizeof err) != 0 ||
+                measure_run(m, cf, 1, cres, err, sizeof err) != 0)
+                FAIL("%s: measure_run (throughput again): %s", name, err);
+            else if (chain_linked != 0)
+                FAIL("%s: throughput: %ld calls fed a previous call's output", name, chain_linked);
         }
         measure_free(m);
         measure_free(m2);
@@ -503,6 +576,21 @@ static void test_errors(const char *dir) {
             FAIL("measure_set_rounds/target accepted a bad value");
     }
     measure_free(m);
+    /* an add's outputs are wider than its inputs: no latency chain */
+    char desc[192];
+    if (measure_chain(f, desc, sizeof desc) != -1 || strstr(desc, "above arg1[0]'s bound") == NULL)
+        FAIL("measure_chain(fiat_25519_add): want -1 with `above arg1[0]'s bound`, got `%s`", desc);
+    m = measure_new(f, 1, err, sizeof err);
+    if (m == NULL || measure_set_objective(m, MEASURE_LATENCY, err, sizeof err) == 0 ||
+        strstr(err, "cannot be chained") == NULL || measure_get_objective(m) != MEASURE_THROUGHPUT)
+        FAIL("measure_set_objective(fiat_25519_add, latency): want a refusal, got `%s`", m ? err : "no context");
+    measure_free(m);
+    measure_objective ob;
+    if (measure_objective_parse("latency", &ob) != 0 || ob != MEASURE_LATENCY ||
+        measure_objective_parse("throughput", &ob) != 0 || ob != MEASURE_THROUGHPUT ||
+        measure_objective_parse("Latency", &ob) == 0 || measure_objective_parse(NULL, &ob) == 0 ||
+        strcmp(measure_objective_name(MEASURE_LATENCY), "latency") != 0)
+        FAIL("measure_objective_parse/name");
     if (measure_pin(1 << 20, err, sizeof err) >= 0)
         FAIL("measure_pin(2^20) succeeded");
     ir_func_free(f);
