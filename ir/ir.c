@@ -135,8 +135,11 @@ ir_func *ir_func_clone(const ir_func *f)
         memcpy(g->arr[i].lo, f->arr[i].lo, f->arr[i].len * sizeof(ir_u128));
         memcpy(g->arr[i].hi, f->arr[i].hi, f->arr[i].len * sizeof(ir_u128));
     }
-    memcpy(g->val, f->val, f->nval * sizeof *g->val);
-    memcpy(g->node, f->node, f->nnode * sizeof *g->node);
+    /* a function with no values or nodes has NULL arrays, and memcpy from NULL is undefined even for 0 bytes */
+    if (f->nval)
+        memcpy(g->val, f->val, f->nval * sizeof *g->val);
+    if (f->nnode)
+        memcpy(g->node, f->node, f->nnode * sizeof *g->node);
     return g;
 }
 

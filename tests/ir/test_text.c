@@ -1163,6 +1163,27 @@ static void test_fuzz(int iters)
     free(texts[3]);
 }
 
+/* A function with no arrays, values or nodes (`func f` then `end`) parses, clones and lowers: ir_func_clone copied
+ * its NULL value and node arrays with memcpy (undefined behaviour, UBSan's report; found by fuzz/ir_text.c). */
+static void test_empty_function(void)
+{
+    char err[256] = "";
+    ir_func *f = ir_parse("# nothing but a name\nfunc f\n  # and a comment\nend\n", err, sizeof err);
+    CHECK(f != NULL, "empty function: %s", err);
+    if (!f)
+        return;
+    ir_func *g = ir_func_clone(f);
+    CHECK(g != NULL && g->nval == 0 && g->nnode == 0 && g->narr == 0, "empty function: clone");
+    ir_func *low = ir_lower(f, err, sizeof err);
+    CHECK(low != NULL && low->nnode == 0, "empty function: lower: %s", err);
+    char *text = ir_print(f);
+    CHECK(text != NULL && strstr(text, "func f") != NULL, "empty function: print");
+    free(text);
+    ir_func_free(low);
+    ir_func_free(g);
+    ir_func_free(f);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
@@ -1185,6 +1206,7 @@ int main(int argc, char **argv)
     test_doc_example(TEXT_MD, 1000);
     test_lt_p();
     test_errors();
+    test_empty_function();
     test_fuzz(iters);
     if (failures) {
         printf("%d failures (seed %llu)\n", failures, (unsigned long long)seed);
