@@ -75,6 +75,7 @@ static EVP_MD_CTX *ossl_md;
 /* OpenSSL through the ecopt provider (osp_): its own library context, keys and contexts */
 #define OSP_PROPQ "provider=ecopt"
 static OSSL_LIB_CTX *osp_lctx;
+static OSSL_PROVIDER *osp_prov[2]; /* ecopt, default: unloaded before osp_lctx is freed */
 static EVP_PKEY *osp_x[NIN], *osp_xpeer[NIN], *osp_ed[NIN], *osp_edpub[NIN];
 static EVP_PKEY_CTX *osp_derive[NIN];
 static EVP_MD_CTX *osp_md;
@@ -498,7 +499,8 @@ static int osp_setup(void) {
 #if defined(BENCH_PROVIDER_DIR)
     osp_lctx = OSSL_LIB_CTX_new();
     if (!osp_lctx || !OSSL_PROVIDER_set_default_search_path(osp_lctx, BENCH_PROVIDER_DIR) ||
-        !OSSL_PROVIDER_load(osp_lctx, "ecopt") || !OSSL_PROVIDER_load(osp_lctx, "default")) {
+        !(osp_prov[0] = OSSL_PROVIDER_load(osp_lctx, "ecopt")) ||
+        !(osp_prov[1] = OSSL_PROVIDER_load(osp_lctx, "default"))) {
         snprintf(osp_what, sizeof osp_what, "OpenSSL+ecopt: cannot load ecopt.so from %s (no rows)", BENCH_PROVIDER_DIR);
         return 0;
     }
@@ -1115,6 +1117,8 @@ int main(int argc, char **argv) {
         EVP_PKEY_free(osp_edpub[i]);
     }
     EVP_MD_CTX_free(osp_md);
-    OSSL_LIB_CTX_free(osp_lctx); /* unloads the providers */
+    for (int j = 0; j < 2; j++)
+        if (osp_prov[j]) OSSL_PROVIDER_unload(osp_prov[j]);
+    OSSL_LIB_CTX_free(osp_lctx);
     return 0;
 }
