@@ -43,22 +43,14 @@
 #include <openssl/evp.h>
 #include <sodium.h>
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define FUZZ_NAME "ed25519"
+#define FUZZ_BACKENDS
+#include "fuzz.h"
 
-#define FUZZ_ASSERT(c)                                                                                           \
-    do {                                                                                                         \
-        if (!(c)) {                                                                                              \
-            fprintf(stderr, "fuzz_ed25519: assertion failed: %s (line %d, backend %s)\n", #c, __LINE__,       \
-                    ecopt_backend_name());                                                                       \
-            abort();                                                                                             \
-        }                                                                                                        \
-    } while (0)
+
 
 #define MAXMSG 256
 
-static char backends[16][32];
-static int nbackends;
 
 /* The eight points of small order, canonical encodings: the identity, the point of order 2, the two of order 4 and
  * the four of order 8. LLVMFuzzerInitialize checks each ([8]T = identity, distinct, on the curve). */
@@ -77,11 +69,6 @@ static const char *const torsion_hex[8] = {
 static const uint8_t L[32] = { 0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7,
                                0xa2, 0xde, 0xf9, 0xde, 0x14, 0,    0,    0,    0,    0,    0,
                                0,    0,    0,    0,    0,    0,    0,    0,    0,    0x10 };
-
-static void select_backend(int i)
-{
-    FUZZ_ASSERT(ecopt_backend_select(backends[i]) == ECOPT_OK);
-}
 
 /* S < l, S little-endian */
 static int s_below_l(const uint8_t s[32])
@@ -190,8 +177,8 @@ static int sign_with_torsion(uint8_t pk[32], uint8_t sig[64], unsigned *kmod8, c
 static int verify_all(const uint8_t pk[32], const uint8_t sig[64], const uint8_t *msg, size_t len, int *zip)
 {
     int e_rc = 0, z_rc = 0, pk_rc = 0;
-    for (int b = 0; b < nbackends; b++) {
-        select_backend(b);
+    for (int b = 0; b < fuzz_nbackends; b++) {
+        fuzz_select_backend(b);
         int e1 = ecopt_ed25519_verify(sig, msg, len, pk), z1 = ecopt_ed25519_verify_zip215(sig, msg, len, pk);
         int p1 = ecopt_ed25519_publickey_check(pk);
         if (b == 0) {
@@ -230,12 +217,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     if (sodium_init() < 0)
         abort();
-    char list[256];
-    snprintf(list, sizeof list, "%s", ecopt_backend_list());
-    for (char *w = strtok(list, " "); w && nbackends < 16; w = strtok(NULL, " "))
-        if (ecopt_backend_select(w) == ECOPT_OK)
-            snprintf(backends[nbackends++], sizeof backends[0], "%s", w);
-    FUZZ_ASSERT(nbackends > 0 && ecopt_backend_select(NULL) == ECOPT_OK);
+    fuzz_backends_init();
     for (int i = 0; i < 8; i++) {
         uint8_t t8[32];
         FUZZ_ASSERT(sodium_hex2bin(torsion[i], 32, torsion_hex[i], 64, NULL, NULL, NULL) == 0);
@@ -277,9 +259,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sodium_memzero(ssk, sizeof ssk);
     openssl_sign(osig, opk, msg, len, seed);
     FUZZ_ASSERT(memcmp(spk, opk, 32) == 0 && memcmp(ssig, osig, 64) == 0);
-    for (int b = 0; b < nbackends; b++) {
+    for (int b = 0; b < fuzz_nbackends; b++) {
         ecopt_ed25519_secretkey sk;
-        select_backend(b);
+        fuzz_select_backend(b);
         FUZZ_ASSERT(ecopt_ed25519_keypair_from_seed(&sk, epk, seed) == ECOPT_OK);
         FUZZ_ASSERT(ecopt_ed25519_sign(esig, msg, len, &sk) == ECOPT_OK);
         ecopt_ed25519_secretkey_wipe(&sk);

@@ -18,15 +18,10 @@
 
 #include "check/elf.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define FUZZ_NAME "elf"
+#include "fuzz.h"
 
-#define FUZZ_ASSERT(c)                                                                                           \
-    do {                                                                                                         \
-        if (!(c)) {                                                                                              \
-            fprintf(stderr, "fuzz_elf: assertion failed: %s (line %d)\n", #c, __LINE__);                       \
-            abort();                                                                                             \
-        }                                                                                                        \
-    } while (0)
+
 
 static void read_one(const uint8_t *data, size_t size, const char *name)
 {

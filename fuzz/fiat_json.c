@@ -19,15 +19,10 @@
 #include "ir/fiat_table.h"
 #include "ir/ir.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define FUZZ_NAME "fiat_json"
+#include "fuzz.h"
 
-#define FUZZ_ASSERT(c)                                                                                           \
-    do {                                                                                                         \
-        if (!(c)) {                                                                                              \
-            fprintf(stderr, "fuzz_fiat_json: assertion failed: %s (line %d)\n", #c, __LINE__);                 \
-            abort();                                                                                             \
-        }                                                                                                        \
-    } while (0)
+
 
 /* The table entry whose function prefix is the longest one that starts name, or NULL. */
 static const fiat_table_entry *entry_for(const char *name)

@@ -16,15 +16,10 @@
 
 #include "ir/ir.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define FUZZ_NAME "ir_text"
+#include "fuzz.h"
 
-#define FUZZ_ASSERT(c)                                                                                           \
-    do {                                                                                                         \
-        if (!(c)) {                                                                                              \
-            fprintf(stderr, "fuzz_ir_text: assertion failed: %s (line %d)\n", #c, __LINE__);                   \
-            abort();                                                                                             \
-        }                                                                                                        \
-    } while (0)
+
 
 static uint64_t rng_next(uint64_t *s)
 {

@@ -35,19 +35,13 @@
 
 #include "cli.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define FUZZ_NAME "keyfile"
+#include "fuzz.h"
+
 
 static int memfd = -1;
 static char memfd_path[64];
 
-#define FUZZ_ASSERT(c)                                                                                           \
-    do {                                                                                                         \
-        if (!(c)) {                                                                                              \
-            fprintf(stderr, "fuzz_keyfile: assertion failed: %s (line %d)\n", #c, __LINE__);                  \
-            abort();                                                                                             \
-        }                                                                                                        \
-    } while (0)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

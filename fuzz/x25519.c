@@ -22,22 +22,14 @@
 #include <openssl/evp.h>
 #include <sodium.h>
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define FUZZ_NAME "x25519"
+#define FUZZ_BACKENDS
+#include "fuzz.h"
 
-#define FUZZ_ASSERT(c)                                                                                           \
-    do {                                                                                                         \
-        if (!(c)) {                                                                                              \
-            fprintf(stderr, "fuzz_x25519: assertion failed: %s (line %d, backend %s)\n", #c, __LINE__,        \
-                    ecopt_backend_name());                                                                       \
-            abort();                                                                                             \
-        }                                                                                                        \
-    } while (0)
+
 
 #define MAXPAIRS 8
 
-static char backends[16][32];
-static int nbackends;
 
 /* OpenSSL's X25519(scalar, u): 1 with out, 0 when it refuses (its all-zero check). */
 static int openssl_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32])
@@ -64,11 +56,6 @@ static void openssl_x25519_base(uint8_t pub[32], const uint8_t scalar[32])
     EVP_PKEY_free(priv);
 }
 
-static void select_backend(int i)
-{
-    FUZZ_ASSERT(ecopt_backend_select(backends[i]) == ECOPT_OK);
-}
-
 static void check_pairs(const uint8_t *in, size_t npairs)
 {
     uint8_t ref[MAXPAIRS][32], refbase[MAXPAIRS][32], out[32];
@@ -80,8 +67,8 @@ static void check_pairs(const uint8_t *in, size_t npairs)
         int openssl_ok = openssl_x25519(oo, scalar, u);
         FUZZ_ASSERT(sodium_ok == openssl_ok);
         FUZZ_ASSERT(!sodium_ok || memcmp(so, oo, 32) == 0);
-        for (int b = 0; b < nbackends; b++) {
-            select_backend(b);
+        for (int b = 0; b < fuzz_nbackends; b++) {
+            fuzz_select_backend(b);
             int rc = ecopt_x25519(out, scalar, u);
             FUZZ_ASSERT(rc == ECOPT_OK || rc == ECOPT_ERR_SMALL_ORDER);
             FUZZ_ASSERT((rc == ECOPT_OK) == sodium_ok);
@@ -111,8 +98,8 @@ static void check_pairs(const uint8_t *in, size_t npairs)
         memcpy(scalars + 32 * j, in + 64 * j, 32);
         memcpy(us + 32 * j, in + 64 * j + 32, 32);
     }
-    for (int b = 0; b < nbackends; b++) {
-        select_backend(b);
+    for (int b = 0; b < fuzz_nbackends; b++) {
+        fuzz_select_backend(b);
         int all_ok = 1;
         for (size_t j = 0; j < npairs; j++)
             all_ok &= refrc[j] == ECOPT_OK;
@@ -135,16 +122,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     if (sodium_init() < 0)
         abort();
-    /* every backend of the list that this CPU runs (ecopt_backend_select refuses the others) */
-    char list[256];
-    snprintf(list, sizeof list, "%s", ecopt_backend_list());
-    for (char *w = strtok(list, " "); w && nbackends < 16; w = strtok(NULL, " "))
-        if (ecopt_backend_select(w) == ECOPT_OK)
-            snprintf(backends[nbackends++], sizeof backends[0], "%s", w);
-    FUZZ_ASSERT(nbackends > 0 && ecopt_backend_select(NULL) == ECOPT_OK);
+    fuzz_backends_init();
     fprintf(stderr, "fuzz_x25519: backends:");
-    for (int b = 0; b < nbackends; b++)
-        fprintf(stderr, " %s", backends[b]);
+    for (int b = 0; b < fuzz_nbackends; b++)
+        fprintf(stderr, " %s", fuzz_backends[b]);
     fprintf(stderr, "\n");
 
     /* the all-zero cases: zero u (small order: refused by all), zero scalar (clamped to 2^254) with u = 9 */

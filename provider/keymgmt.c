@@ -68,6 +68,13 @@ static void key_clear_private(ecopt_prov_key *k) {
     k->has_priv = 0;
 }
 
+/* Make k a public key alone: its private part wiped, pub (32 bytes) its public key. */
+static void key_set_public(ecopt_prov_key *k, const uint8_t *pub) {
+    key_clear_private(k);
+    memcpy(k->pub, pub, KEY_BYTES);
+    k->has_pub = 1;
+}
+
 /* A 32-byte octet string parameter: its bytes, or 0 with an error raised (wrong type or length). */
 static int param_key_bytes(const ecopt_prov_key *k, const OSSL_PARAM *p, const uint8_t **out) {
     const void *v = NULL;
@@ -138,9 +145,7 @@ static int key_import(void *keydata, int selection, const OSSL_PARAM params[]) {
         }
         return 1;
     }
-    key_clear_private(k);
-    memcpy(k->pub, pub, KEY_BYTES);
-    k->has_pub = 1;
+    key_set_public(k, pub);
     return 1;
 }
 
@@ -243,9 +248,7 @@ static int x25519_set_params(void *keydata, const OSSL_PARAM params[]) {
     if (p == NULL) return 1;
     const uint8_t *pub;
     if (!param_key_bytes(k, p, &pub)) return 0;
-    key_clear_private(k);
-    memcpy(k->pub, pub, KEY_BYTES);
-    k->has_pub = 1;
+    key_set_public(k, pub);
     return 1;
 }
 

@@ -242,6 +242,29 @@ static void chain_arrays(const ir_func *f, int *out1, int *in1, int *in2) {
 static ir_u128 bound_lo(const ir_array *a, uint32_t i) { return a->lo ? a->lo[i] : 0; }
 static ir_u128 bound_hi(const ir_array *a, uint32_t i) { return a->hi ? a->hi[i] : UINT64_MAX; }
 
+/* A zeroed buffer for an array of len limbs (at least one), 64-byte aligned and a whole number of cache lines;
+ * NULL when out of memory. */
+static uint64_t *limb_buffer(uint32_t len) {
+    size_t bytes = ((size_t)(len ? len : 1) * 8 + 63) / 64 * 64;
+    uint64_t *buf = aligned_alloc(64, bytes);
+    if (buf != NULL)
+        memset(buf, 0, bytes);
+    return buf;
+}
+
+/* Random limbs within a's declared bounds (each limb uniform in [lo, hi], hi capped at 2^64 - 1), from *state. */
+static void fill_in_bounds(uint64_t *buf, const ir_array *a, uint64_t *state) {
+    for (uint32_t i = 0; i < a->len; i++) {
+        ir_u128 lo = bound_lo(a, i), hi = bound_hi(a, i);
+        if (hi > UINT64_MAX)
+            hi = UINT64_MAX;
+        if (lo > hi)
+            lo = hi;
+        uint64_t span = (uint64_t)(hi - lo), r = splitmix64(state);
+        buf[i] = (uint64_t)lo + (span == UINT64_MAX ? r : r % (span + 1));
+    }
+}
+
 /* Whether out fits as input in (measure_chain); 0, else -1 with the reason. */
 static int chain_fits(const ir_array *out, const ir_array *in, char *why, size_t n) {
     if (out->len != in->len) {
@@ -311,28 +334,17 @@ measure_ctx *measure_new(const ir_func *f, uint64_t seed, char *err, size_t errl
             const ir_array *a = &f->arr[j];
             if (a->is_output != (pass == 0))
                 continue;
-            size_t bytes = ((size_t)(a->len ? a->len : 1) * 8 + 63) / 64 * 64;
-            uint64_t *buf = aligned_alloc(64, bytes);
+            uint64_t *buf = limb_buffer(a->len);
             if (buf == NULL) {
                 measure_free(m);
                 snprintf(err, errlen, "measure_new: out of memory");
                 return NULL;
             }
-            memset(buf, 0, bytes);
             m->args[k] = buf;
             m->len[k] = a->len;
             k++;
-            if (a->is_output)
-                continue;
-            for (uint32_t i = 0; i < a->len; i++) {
-                ir_u128 lo = a->lo ? a->lo[i] : 0, hi = a->hi ? a->hi[i] : UINT64_MAX;
-                if (hi > UINT64_MAX)
-                    hi = UINT64_MAX;
-                if (lo > hi)
-                    lo = hi;
-                uint64_t span = (uint64_t)(hi - lo), r = splitmix64(&s);
-                buf[i] = (uint64_t)lo + (span == UINT64_MAX ? r : r % (span + 1));
-            }
+            if (!a->is_output)
+                fill_in_bounds(buf, a, &s);
         }
     }
     m->nargs = k;
@@ -344,30 +356,20 @@ measure_ctx *measure_new(const ir_func *f, uint64_t seed, char *err, size_t errl
         for (uint32_t j = 0; j < f->narr; j++)
             nout += f->arr[j].is_output;
         const ir_array *a = &f->arr[o1];
-        size_t bytes = ((size_t)(a->len ? a->len : 1) * 8 + 63) / 64 * 64;
         for (int b = 0; b < 3; b++) {
-            uint64_t *buf = aligned_alloc(64, bytes);
+            uint64_t *buf = limb_buffer(a->len);
             if (buf == NULL) {
                 measure_free(m);
                 snprintf(err, errlen, "measure_new: out of memory");
                 return NULL;
             }
-            memset(buf, 0, bytes);
             if (b < 2)
                 m->chain[b] = buf;
             else
                 m->chain0 = buf;
         }
         uint64_t cs = seed ^ 0x636861696eULL;
-        for (uint32_t i = 0; i < a->len; i++) {
-            ir_u128 lo = bound_lo(a, i), hi = bound_hi(a, i);
-            if (hi > UINT64_MAX)
-                hi = UINT64_MAX;
-            if (lo > hi)
-                lo = hi;
-            uint64_t span = (uint64_t)(hi - lo), r = splitmix64(&cs);
-            m->chain0[i] = (uint64_t)lo + (span == UINT64_MAX ? r : r % (span + 1));
-        }
+        fill_in_bounds(m->chain0, a, &cs); /* within out1's bounds, which measure_chain found inside the inputs' */
         m->chain_len = a->len;
         /* positions in the call: outputs first (out1 is the first), then inputs (arg1 at nout, arg2 after it) */
         for (int c = 0; c < 2; c++) {

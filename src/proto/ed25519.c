@@ -55,8 +55,8 @@ int ecopt_ed25519_keypair_from_seed(ecopt_ed25519_secretkey *sk, uint8_t pub[32]
     return rc;
 }
 
-__attribute__((noinline)) int ecopt_ed25519_keypair_from_seed_be(const ecopt_backend *be, ecopt_ed25519_secretkey *sk, uint8_t pub[32],
-                                       const uint8_t seed[32]) {
+__attribute__((noinline)) int ecopt_ed25519_keypair_from_seed_be(const ecopt_backend *be, ecopt_ed25519_secretkey *sk,
+                                                               uint8_t pub[32], const uint8_t seed[32]) {
     uint8_t s[32], prefix[32], seed_copy[32], a[32], check[64];
     int rc = ECOPT_ERR_UNSUPPORTED;
     memcpy(seed_copy, seed, 32); /* seed may lie inside *sk */
@@ -180,19 +180,18 @@ __attribute__((noinline)) int ecopt_ed25519_sign_be(const ecopt_backend *be, uin
                                                      const uint8_t *msg, size_t msglen, const uint8_t *ctx,
                                                      size_t ctxlen, const ecopt_ed25519_secretkey *sk) {
     ed_input in;
-    uint8_t h[64], r[32], rr[32], k[32], s[32], prefix[32], a[32];
+    uint8_t h[64], r[32], rr[32], k[32], s[32], prefix[32];
     int rc = be ? ed_input_init(&in, v, msg, msglen, ctx, ctxlen) : ECOPT_ERR_UNSUPPORTED;
     if (rc == ECOPT_OK) rc = sk_open(s, prefix, sk);
     if (rc == ECOPT_OK) {
         /* RFC 8032 section 5.1.6: r = SHA-512(dom2 || prefix || M) mod l; R = [r]B. */
-        memcpy(a, sk->opaque + SK_A, 32);
         ecopt_bytes parts[3] = {{in.dom, in.domlen}, {prefix, 32}, in.m};
         rc = ecopt_sha512(h, parts, 3);
     }
     if (rc == ECOPT_OK) {
         ecopt_scalar_reduce64(r, h);
         be->ed25519_scalarmult_base(rr, r);
-        rc = challenge(k, &in, rr, a);
+        rc = challenge(k, &in, rr, sk->opaque + SK_A);
     }
     if (rc == ECOPT_OK) {
         uint8_t sum[32];
