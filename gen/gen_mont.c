@@ -57,9 +57,9 @@ static void words_of_mpz(const mpz_t x, unsigned n, uint64_t *out)
  * multiplied by mulx; the rest of K is written in non-adjacent form (digits +-1, at most half the bits non-zero,
  * the minimal weight: Reitwiesner 1960), each digit a shifted copy of m. The copies that do not overlap (different
  * words, or disjoint bits of one word, joined by `|`) form one addend, so P-256's round is one addcarryx chain
- * (m<<32 | m>>32 | m | m over four words) and one subborrowx chain (m<<32, m>>32 at words 2 and 3). The positive
- * addends are added first, then the negative ones subtracted: T + m*p is never negative, so every partial
- * difference is at least the result and the last chain needs no word above the result's maximum. The same shifts
+ * (m<<32 | m>>32 | m | m over four words) and one subborrowx chain (m<<32, m>>32 at words 2 and 3). Addends of one
+ * sign are summed first (short chains), the positive sum is added to T, then the negative sum subtracted: T + m*p
+ * is never negative, so that last chain needs no word above the result's maximum. The same shifts
  * compute m = T_0 m' mod 2^64 when m' has weight at most 2 (P-384: m' = 2^32 + 1). The result is T + m*p over
  * 2^64 exactly as in `montgomery`, so the two methods compute the same function. */
 enum { SPARSE_MAXW = 3 };
@@ -286,12 +286,23 @@ static void reduce_round_sparse(gen_b *b, const mont *mo, gen_mw *T)
     }
     for (unsigned i = 0; i < mo->nd; i++)
         shifted(b, mo->sd[i] > 0 ? &P : &N, m, mo->se[i]);
+    /* Several addends of one sign are summed first (chains as long as the addends), then added to or subtracted
+     * from T once (chains as long as T). */
+    gen_mw Ps, Ns;
+    mw_init(&Ps);
+    mw_init(&Ns);
     for (unsigned i = 0; i < P.n && !b->failed; i++)
-        mw_add(b, T, P.a[i].w, P.a[i].len, 0, P.a[i].max, NULL, NULL);
+        mw_add(b, &Ps, P.a[i].w, P.a[i].len, 0, P.a[i].max, NULL, NULL);
     for (unsigned i = 0; i < N.n && !b->failed; i++)
-        mw_sub(b, T, N.a[i].w, N.a[i].len, i + 1 == N.n ? tight : T->max);
-    if (N.n == 0 && mpz_cmp(tight, T->max) < 0)
+        mw_add(b, &Ns, N.a[i].w, N.a[i].len, 0, N.a[i].max, NULL, NULL);
+    if (P.n && !b->failed)
+        mw_add(b, T, Ps.w, Ps.len, 0, Ps.max, NULL, NULL);
+    if (N.n && !b->failed)
+        mw_sub(b, T, Ns.w, Ns.len, tight);
+    else if (mpz_cmp(tight, T->max) < 0)
         mpz_set(T->max, tight);
+    mw_clear(&Ps);
+    mw_clear(&Ns);
     addends_clear(&P);
     addends_clear(&N);
     mpz_clear(mx);
