@@ -597,6 +597,11 @@ static void test_gen(void)
         { "2^256-2^224+2^192+2^96-1", GEN_MONTGOMERY, 4, IR_KIND_ADD },
         { "2^256-2^224+2^192+2^96-1", GEN_MONTGOMERY, 4, IR_KIND_SUB },
         { "2^521-1", GEN_SOLINAS_UNSATURATED, 9, IR_KIND_MUL },
+        /* shifted copies of m joined by `|` (montgomery-sparse); m = T_0 (2^32 + 1) by shifts (P-384) */
+        { "2^256-2^224+2^192+2^96-1", GEN_MONTGOMERY_SPARSE, 4, IR_KIND_MUL },
+        { "2^384-2^128-2^96+2^32-1", GEN_MONTGOMERY_SPARSE, 6, IR_KIND_SQUARE },
+        { "2^256-2^32-977", GEN_MONTGOMERY_SPARSE, 4, IR_KIND_MUL },
+        { "2^256-2^32-977", GEN_SOLINAS_SATURATED, 4, IR_KIND_MUL },
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         gen_spec s = { .prime = specs[i].prime, .method = specs[i].m, .limbs = specs[i].limbs, .op = specs[i].op };
