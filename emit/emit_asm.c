@@ -660,12 +660,29 @@ static void do_addcarryx(ctx *c, const ir_node *n, uint8_t dec)
     bool of = in_flag(c, cin, F_OF) ||
               ((dec & EMIT_ASM_D_OF) && (is_const(c, cin) && kval(c, cin) == 0 &&
                                          (c->known0[F_OF] || !flag_holds_live(c, F_CF))));
+    /* the OF chain asked for while CF holds a live carry and OF nothing: OF is cleared without touching CF by
+     * `adox t, t` of a zero t (0 + 0 + OF < 2: no carry out), instead of saving the CF carry for a testq */
+    bool of_clear = false;
+    if (!of && (dec & EMIT_ASM_D_OF) && is_const(c, cin) && kval(c, cin) == 0 && !flag_holds_live(c, F_OF) &&
+        !c->known0[F_OF])
+        of = of_clear = true;
     char s[48];
     if (of) {
         /* adox: both operands in registers */
         src_op(c, b, false, s, sizeof s);
         int d = dst_from(c, a, true);
-        if (!in_flag(c, cin, F_OF) && !c->known0[F_OF]) {
+        if (!in_flag(c, cin, F_OF) && !c->known0[F_OF] && of_clear) {
+            int t = find_k(c, 0);
+            if (t >= 0)
+                claim(c, t, TEMP);
+            else {
+                t = alloc_reg(c, -1);
+                mov_imm(c, 0, t);
+            }
+            clobber(c, M_OF, IR_NOVAL);
+            ins(c, "adox %%%s, %%%s", R64[t], R64[t]);
+            c->known0[F_OF] = true;
+        } else if (!in_flag(c, cin, F_OF) && !c->known0[F_OF]) {
             clobber(c, M_ALL, IR_NOVAL);
             ins(c, "testq %%%s, %%%s", R64[d], R64[d]); /* CF = OF = 0 */
             c->known0[F_CF] = c->known0[F_OF] = true;
