@@ -508,6 +508,20 @@ static void src_op(ctx *c, uint32_t v, bool imm_ok, char *s, size_t n)
  * steal allows it, else a fresh copy */
 static int dst_from(ctx *c, uint32_t v, bool steal)
 {
+    if (!is_const(c, v) && c->v[v].reg < 0 && !in_flag(c, v, F_CF) && !in_flag(c, v, F_OF) && has_copy(c, v) &&
+        !dies(c, v)) {
+        /* v stays where it is (memory or xmm) and is read straight into the destination: one load, where
+         * bringing v into a register and copying it there takes two */
+        int d = alloc_reg(c, -1);
+        char m[48];
+        if (c->v[v].xmm >= 0)
+            snprintf(m, sizeof m, "%%xmm%d", c->v[v].xmm);
+        else
+            mem_of(c, v, m, sizeof m);
+        ins(c, "movq %s, %%%s", m, R64[d]);
+        c->st.nreloads++;
+        return d;
+    }
     if (!is_const(c, v)) {
         int r = ensure_reg(c, v);
         if (steal && dies(c, v)) {
