@@ -7,7 +7,8 @@
  * Each node: lock the registers of its operands, bring the operands it needs into registers (reloading spilled
  * ones, materialising constants that are not immediates), pick the destination (the register of an operand that
  * dies here, else a fresh one: free, or freed by spilling the value whose next use is furthest), then the flags,
- * then the instruction. The walk runs twice: the first finds the frame size and the callee-saved registers used,
+ * then the instruction. Registers that hold a known constant (kvalid: written by mov_imm, by no instruction since)
+ * are reused for that constant. The walk runs twice: the first finds the frame size and the callee-saved registers used,
  * the second, identical in every decision, writes the text with the final stack offsets.
  *
  * Instruction semantics: Intel 64 and IA-32 Architectures SDM, vol. 2 (ADCX, ADOX, MULX, SHRD, CMOVcc, SETcc, NEG,
