@@ -742,7 +742,8 @@ static void vacate(ctx *c, int R)
         c->lock[R] = true;
         int r = -1;
         for (int i = 0; i < 15 && r < 0; i++)
-            if (c->regv[c->order[i]] == FREE && !c->lock[c->order[i]])
+            if (c->regv[c->order[i]] == FREE && !c->lock[c->order[i]] && c->order[i] != RAX &&
+                c->order[i] != RDX) /* not into the other one mulq takes: it would move again */
                 r = c->order[i];
         if (r < 0 && w == TEMP)
             r = alloc_reg(c, R);
@@ -803,6 +804,15 @@ static void do_mulq(ctx *c, const ir_node *n, uint8_t dec)
         }
     } else {
         vacate(c, RAX);
+        if (!is_const(c, x) && c->v[x].reg == RDX) { /* straight into rax (vacate(RDX) below keeps a live copy) */
+            ins(c, "movq %%rdx, %%rax");
+            have_x = true;
+            if (dies(c, x)) {
+                c->v[x].reg = -1;
+                c->regv[RDX] = FREE;
+                c->lock[RDX] = false;
+            }
+        }
     }
     /* rdx: y may stay there when it dies here (mulq reads its source before writing rdx) */
     bool y_in_rdx = !sq && !is_const(c, y) && c->v[y].reg == RDX && dies(c, y);
