@@ -72,7 +72,7 @@ endforeach()
 # The .S itself tampered with. Each set: .S name | the formula program it needs ("-": none, `ecopt gen` rebuilds it).
 # Each case: the text to replace (first occurrence) | its replacement | what the failure must mention.
 set(asm_sets "ecopt_fe_mul_adx|-" "ecopt_ge_madd_fused_adx|ge_madd_adx.ir" "ecopt_fe_mul_x64|-"
-             "ecopt_mont_ladderstep_fused_x64|ladderstep_adx.ir")
+             "ecopt_mont_ladderstep_fused_x64|ladderstep_x64.ir")
 set(asm_cases "movl $38,|movl $39,|not PROVED.*REJECTED"
               " * Sha256:    |%SHA%|sha256 is"
               " * Checker:   PROVED| * Checker:   UNCHECKED|header incomplete")
