@@ -6,20 +6,20 @@
  * Bounds:  those of the IR program
  * Alias:   x2_out may equal x2, z2_out may equal z2, x3_out may equal x3, z3_out may equal z3
  * Time:    constant (no branch, no data-dependent address)
- * ABI:     System V AMD64; clobbers rax rcx rdx rsi rdi r8-r11, xmm spill registers and the flags; saves rbx rbp r12 r13 r14 r15
+ * ABI:     System V AMD64; clobbers rax rcx rdx rsi rdi r8-r11 and the flags; saves rbx rbp r12 r13 r14 r15
  * Target:  x86-64 (baseline: mulq, adcq, sbbq; no BMI2, no ADX)
- * Stats:   1352 instructions, 123 spills, 113 reloads, 30 stack slots, 6 flag saves, 1 xmm spills (1 registers)
+ * Stats:   1337 instructions, 131 spills, 109 reloads, 30 stack slots, 4 flag saves
  *
  * Source:    ladderstep_x64.ir, function ladderstep
- * Sha256:    3363f5342ce4d90d68a57753cbd3fa6d742a0d71e3ab03b274adcbbc5425aa9f
+ * Sha256:    82bbf299031782ee8fce466a14be486236b0a7ffae490a46b0c7c66a10d7067c
  * Seed:      4
- * Evals:     5000 (bets 10, bet ratio 0.2, bet 0 of 10 continued; 382 evals/s, 13.1 s; 944 kept, 0 wrong)
+ * Evals:     5000 (bets 10, bet ratio 0.2, bet 0 of 10 continued; 466 evals/s, 10.7 s; 959 kept, 0 wrong)
  * CPU:       AMD EPYC
  * Objective: latency (a dependent chain, x2_out -> x1, x2: each call's output is the next call's input)
- * Measured:  214.09 ticks per call (median of 101 interleaved batches); the program's own order took 1.0057x its time (paired)
- * Baselines: gcc 736.12 ticks (gcc (Debian 12.2.0-14+deb12u1) 12.2.0), clang 314.44 ticks (Debian clang version 14.0.6); -O3 -march=native -mtune=native, same run
- * Speedup:   3.440 vs gcc, 1.470 vs clang (paired ratios of that measurement)
- * Checker:   PROVED (16 limbs: 0 identical, 16 linear, 0 by z3; 0.08 s)
+ * Measured:  219.38 ticks per call (median of 101 interleaved batches); the program's own order: the search's best (217.75 ticks) was not clearly faster (paired ratio own/best 1.0000, under 1.005)
+ * Baselines: gcc 741.00 ticks (gcc (Debian 12.2.0-14+deb12u1) 12.2.0), clang 341.25 ticks (Debian clang version 14.0.6); -O3 -march=native -mtune=native, same run
+ * Speedup:   3.368 vs gcc, 1.552 vs clang (paired ratios of that measurement)
+ * Checker:   PROVED (16 limbs: 0 identical, 16 linear, 0 by z3; 0.05 s)
  */
 	.text
 	.globl	ecopt_mont_ladderstep_fused_x64
@@ -162,81 +162,76 @@ ecopt_mont_ladderstep_fused_x64:
 	cmovnzq %r12, %rbx
 	movq %rax, %rsi
 	movq %rdx, 128(%rsp)
-	movq %rbx, %rax
-	mulq %rax
+	mulq %r11
 	movq %rax, 136(%rsp)
 	movq %rdx, 144(%rsp)
-	movq %rsi, %rax
-	mulq %r11
-	movq %rax, 152(%rsp)
-	movq %rdx, 160(%rsp)
 	movq %r11, %rax
 	mulq %r8
-	movq %rax, 168(%rsp)
-	movq %rdx, 176(%rsp)
+	movq %rax, 152(%rsp)
+	movq %rdx, 160(%rsp)
 	movq %r15, %rax
 	mulq %r11
-	movq 168(%rsp), %r10
-	addq 160(%rsp), %r10
-	adcq 176(%rsp), %rax
+	movq 152(%rsp), %r10
+	addq 144(%rsp), %r10
+	adcq 160(%rsp), %rax
 	adcq $0, %rdx
-	movq %rax, 160(%rsp)
-	movq %rdx, 168(%rsp)
+	movq %rax, 144(%rsp)
+	movq %rdx, 152(%rsp)
 	movq %rsi, %rax
 	mulq %r8
-	movq %rax, 176(%rsp)
-	movq %rdx, 184(%rsp)
-	movq %r15, %rax
-	mulq %rsi
-	addq 184(%rsp), %rax
-	adcq $0, %rdx
-	movq %r12, 184(%rsp)
-	movq 160(%rsp), %r12
-	addq 176(%rsp), %r12
-	movq %rcx, 160(%rsp)
-	movq 168(%rsp), %rcx
-	adcq %rax, %rcx
-	adcq $0, %rdx
+	movq %rax, 160(%rsp)
 	movq %rdx, 168(%rsp)
 	movq %r15, %rax
-	mulq %r8
-	movq %rdi, 176(%rsp)
-	movq 168(%rsp), %rdi
+	mulq %rsi
+	addq 168(%rsp), %rax
+	adcq $0, %rdx
+	movq %r12, 168(%rsp)
+	movq 144(%rsp), %r12
+	addq 160(%rsp), %r12
+	movq %rcx, 144(%rsp)
+	movq 152(%rsp), %rcx
+	adcq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, 152(%rsp)
+	movq %r8, %rax
+	mulq %r15
+	movq %rdi, 160(%rsp)
+	movq 152(%rsp), %rdi
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq 152(%rsp), %rax
-	addq 152(%rsp), %rax
+	movq 136(%rsp), %rax
+	addq 136(%rsp), %rax
 	adcq %r10, %r10
 	adcq %r12, %r12
 	adcq %rcx, %rcx
 	adcq %rdi, %rdi
 	adcq %rdx, %rdx
-	movq %r9, 152(%rsp)
+	movq %r9, 136(%rsp)
 	setc %r9b
 	movzbl %r9b, %r9d
-	movq %rax, 168(%rsp)
-	movq %rdx, 192(%rsp)
+	movq %rax, 152(%rsp)
+	movq %rdx, 176(%rsp)
 	movq %r11, %rax
 	mulq %rax
 	movq %rax, %r11
-	movq %rdx, 200(%rsp)
+	movq %rdx, 184(%rsp)
 	movq %rsi, %rax
 	mulq %rax
 	movq %rax, %rsi
-	movq %rdx, 208(%rsp)
+	movq %rdx, 192(%rsp)
 	movq %r8, %rax
 	mulq %rax
 	movq %rax, %r8
-	movq %rdx, 216(%rsp)
+	movq %rdx, 200(%rsp)
 	movq %r15, %rax
 	mulq %rax
-	movq 168(%rsp), %r15
-	addq 200(%rsp), %r15
+	movq 152(%rsp), %r15
+	addq 184(%rsp), %r15
 	adcq %rsi, %r10
-	adcq 208(%rsp), %r12
+	adcq 192(%rsp), %r12
 	adcq %r8, %rcx
-	adcq 216(%rsp), %rdi
-	movq 192(%rsp), %rsi
+	adcq 200(%rsp), %rdi
+	movq 176(%rsp), %rsi
 	adcq %rax, %rsi
 	adcq %rdx, %r9
 	movl $38, %eax
@@ -246,16 +241,16 @@ ecopt_mont_ladderstep_fused_x64:
 	movl $38, %eax
 	mulq %rdi
 	movq %rax, %rdi
-	movq %rdx, 168(%rsp)
+	movq %rdx, 152(%rsp)
 	movl $38, %eax
 	mulq %rsi
 	movq %rax, %rsi
-	movq %rdx, 192(%rsp)
+	movq %rdx, 176(%rsp)
 	movl $38, %eax
 	mulq %r9
 	addq %r8, %rdi
-	adcq 168(%rsp), %rsi
-	adcq 192(%rsp), %rax
+	adcq 152(%rsp), %rsi
+	adcq 176(%rsp), %rax
 	adcq $0, %rdx
 	addq %rcx, %r11
 	adcq %rdi, %r15
@@ -275,8 +270,8 @@ ecopt_mont_ladderstep_fused_x64:
 	adcq $0, %r15
 	adcq $0, %r10
 	adcq $0, %r12
-	movq %r13, %rax
-	mulq %r14
+	movq %r14, %rax
+	mulq %r13
 	movq %rax, %rcx
 	movq %rdx, %rsi
 	movq %r14, %rax
@@ -292,17 +287,17 @@ ecopt_mont_ladderstep_fused_x64:
 	movq %r13, %rax
 	mulq %rbp
 	movq %rax, %r9
-	movq %rdx, 168(%rsp)
+	movq %rdx, 152(%rsp)
 	movq %rbx, %rax
 	mulq %r13
-	addq 168(%rsp), %rax
+	addq 152(%rsp), %rax
 	adcq $0, %rdx
 	addq %r9, %r8
 	adcq %rax, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq %rbx, %rax
-	mulq %rbp
+	movq %rbp, %rax
+	mulq %rbx
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %rcx, %rcx
@@ -313,26 +308,31 @@ ecopt_mont_ladderstep_fused_x64:
 	adcq %rdx, %rdx
 	setc %al
 	movzbl %al, %eax
-	movq %rax, %rbx
-	movq %rdx, 168(%rsp)
+	movq %rax, 152(%rsp)
+	movq %rdx, 176(%rsp)
 	movq %r14, %rax
 	mulq %rax
 	movq %rax, %r14
-	movq %rdx, 192(%rsp)
+	movq %rdx, 184(%rsp)
 	movq %r13, %rax
 	mulq %rax
 	movq %rax, %r13
-	movq %rdx, 200(%rsp)
+	movq %rdx, 192(%rsp)
 	movq %rbp, %rax
 	mulq %rax
-	addq 192(%rsp), %rcx
+	movq %rax, %rbp
+	movq %rdx, 200(%rsp)
+	movq %rbx, %rax
+	mulq %rax
+	addq 184(%rsp), %rcx
 	adcq %r13, %rdi
-	adcq 200(%rsp), %r8
-	adcq %rax, %rsi
-	adcq %rdx, %r9
-	movq 168(%rsp), %rax
-	adcq 136(%rsp), %rax
-	adcq 144(%rsp), %rbx
+	adcq 192(%rsp), %r8
+	adcq %rbp, %rsi
+	adcq 200(%rsp), %r9
+	movq 176(%rsp), %rbx
+	adcq %rax, %rbx
+	movq 152(%rsp), %rax
+	adcq %rdx, %rax
 	movq %rax, %rbp
 	movl $38, %eax
 	mulq %rsi
@@ -341,20 +341,20 @@ ecopt_mont_ladderstep_fused_x64:
 	movl $38, %eax
 	mulq %r9
 	movq %rax, %r9
-	movq %rdx, 136(%rsp)
-	movl $38, %eax
-	mulq %rbp
-	movq %rax, %rbp
-	movq %rdx, 144(%rsp)
+	movq %rdx, 152(%rsp)
 	movl $38, %eax
 	mulq %rbx
+	movq %rax, %rbx
+	movq %rdx, 176(%rsp)
+	movl $38, %eax
+	mulq %rbp
 	addq %r13, %r9
-	adcq 136(%rsp), %rbp
-	adcq 144(%rsp), %rax
+	adcq 152(%rsp), %rbx
+	adcq 176(%rsp), %rax
 	adcq $0, %rdx
 	addq %rsi, %r14
 	adcq %r9, %rcx
-	adcq %rbp, %rdi
+	adcq %rbx, %rdi
 	adcq %rax, %r8
 	adcq $0, %rdx
 	movl $38, %eax
@@ -391,43 +391,43 @@ ecopt_mont_ladderstep_fused_x64:
 	subq %rbp, %rsi
 	movq %rax, %rbx
 	movq %rdx, %rbp
-	movq 176(%rsp), %rax
-	mulq 152(%rsp)
+	movq 160(%rsp), %rax
+	mulq 136(%rsp)
 	movq %rax, %r13
-	movq %rdx, 136(%rsp)
-	movq 176(%rsp), %rax
-	mulq 160(%rsp)
-	movq %rax, 144(%rsp)
-	movq %rdx, 168(%rsp)
-	movq 176(%rsp), %rax
+	movq %rdx, 152(%rsp)
+	movq 160(%rsp), %rax
+	mulq 144(%rsp)
+	movq %rax, 176(%rsp)
+	movq %rdx, 184(%rsp)
+	movq 160(%rsp), %rax
 	mulq 128(%rsp)
 	movq %rax, 192(%rsp)
 	movq %rdx, 200(%rsp)
-	movq 184(%rsp), %rax
-	mulq 176(%rsp)
-	movq %rbp, 176(%rsp)
-	movq 144(%rsp), %rbp
-	addq 136(%rsp), %rbp
-	movq %rbx, 136(%rsp)
+	movq 168(%rsp), %rax
+	mulq 160(%rsp)
+	movq %rbp, 160(%rsp)
+	movq 176(%rsp), %rbp
+	addq 152(%rsp), %rbp
+	movq %rbx, 152(%rsp)
 	movq 192(%rsp), %rbx
-	adcq 168(%rsp), %rbx
+	adcq 184(%rsp), %rbx
 	adcq 200(%rsp), %rax
 	adcq $0, %rdx
-	movq %rax, 144(%rsp)
-	movq %rdx, 168(%rsp)
+	movq %rax, 176(%rsp)
+	movq %rdx, 184(%rsp)
 	movq 120(%rsp), %rax
-	mulq 152(%rsp)
+	mulq 136(%rsp)
 	movq %rax, 192(%rsp)
 	movq %rdx, 200(%rsp)
 	movq 120(%rsp), %rax
-	mulq 160(%rsp)
+	mulq 144(%rsp)
 	movq %rax, 208(%rsp)
 	movq %rdx, 216(%rsp)
 	movq 120(%rsp), %rax
 	mulq 128(%rsp)
 	movq %rax, 224(%rsp)
 	movq %rdx, 232(%rsp)
-	movq 184(%rsp), %rax
+	movq 168(%rsp), %rax
 	mulq 120(%rsp)
 	movq %r9, 120(%rsp)
 	movq 208(%rsp), %r9
@@ -436,95 +436,93 @@ ecopt_mont_ladderstep_fused_x64:
 	movq 224(%rsp), %rsi
 	adcq 216(%rsp), %rsi
 	adcq 232(%rsp), %rax
-	movq %r8, 208(%rsp)
-	setc %r8b
-	movzbl %r8b, %r8d
+	adcq $0, %rdx
 	addq 192(%rsp), %rbp
 	adcq %r9, %rbx
-	movq 144(%rsp), %r9
+	movq 176(%rsp), %r9
 	adcq %rsi, %r9
-	movq 168(%rsp), %rsi
+	movq 184(%rsp), %rsi
 	adcq %rax, %rsi
-	leaq (%rdx,%r8), %rdx
 	adcq $0, %rdx
-	movq %rdx, %r8
+	movq %rdx, 176(%rsp)
 	movq 112(%rsp), %rax
-	mulq 152(%rsp)
-	movq %rax, 144(%rsp)
-	movq %rdx, 168(%rsp)
+	mulq 136(%rsp)
+	movq %rax, 184(%rsp)
+	movq %rdx, 192(%rsp)
 	movq 112(%rsp), %rax
-	mulq 160(%rsp)
-	movq %rax, 192(%rsp)
+	mulq 144(%rsp)
+	movq %rax, 208(%rsp)
 	movq %rdx, 216(%rsp)
 	movq 112(%rsp), %rax
 	mulq 128(%rsp)
 	movq %rax, 224(%rsp)
 	movq %rdx, 232(%rsp)
-	movq 184(%rsp), %rax
+	movq 168(%rsp), %rax
 	mulq 112(%rsp)
-	movq %rdi, 112(%rsp)
-	movq 192(%rsp), %rdi
-	addq 168(%rsp), %rdi
-	movq %rcx, 168(%rsp)
-	movq 224(%rsp), %rcx
-	adcq 216(%rsp), %rcx
+	movq %r8, 112(%rsp)
+	movq 208(%rsp), %r8
+	addq 192(%rsp), %r8
+	movq %rdi, 192(%rsp)
+	movq 224(%rsp), %rdi
+	adcq 216(%rsp), %rdi
 	adcq 232(%rsp), %rax
 	adcq $0, %rdx
-	addq 144(%rsp), %rbx
-	adcq %rdi, %r9
-	adcq %rcx, %rsi
-	adcq %rax, %r8
+	addq 184(%rsp), %rbx
+	adcq %r8, %r9
+	adcq %rdi, %rsi
+	movq 176(%rsp), %rdi
+	adcq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %rcx
+	movq %rdx, %r8
 	movq 72(%rsp), %rax
-	mulq 152(%rsp)
-	movq %rax, %rdi
-	movq %rdx, 144(%rsp)
+	mulq 136(%rsp)
+	movq %rax, 136(%rsp)
+	movq %rdx, 176(%rsp)
 	movq 72(%rsp), %rax
-	mulq 160(%rsp)
-	movq %rax, 152(%rsp)
-	movq %rdx, 160(%rsp)
+	mulq 144(%rsp)
+	movq %rax, 144(%rsp)
+	movq %rdx, 184(%rsp)
 	movq 72(%rsp), %rax
 	mulq 128(%rsp)
 	movq %rax, 128(%rsp)
-	movq %rdx, 192(%rsp)
-	movq 184(%rsp), %rax
+	movq %rdx, 208(%rsp)
+	movq 168(%rsp), %rax
 	mulq 72(%rsp)
-	movq %r12, 72(%rsp)
-	movq 152(%rsp), %r12
-	addq 144(%rsp), %r12
-	movq %r10, 144(%rsp)
-	movq 128(%rsp), %r10
-	adcq 160(%rsp), %r10
-	adcq 192(%rsp), %rax
+	movq %rcx, 72(%rsp)
+	movq 144(%rsp), %rcx
+	addq 176(%rsp), %rcx
+	movq %r12, 144(%rsp)
+	movq 128(%rsp), %r12
+	adcq 184(%rsp), %r12
+	adcq 208(%rsp), %rax
 	adcq $0, %rdx
-	addq %rdi, %r9
-	adcq %r12, %rsi
-	adcq %r10, %r8
-	adcq %rax, %rcx
+	addq 136(%rsp), %r9
+	adcq %rcx, %rsi
+	adcq %r12, %rdi
+	adcq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %rdi
-	movl $38, %eax
-	mulq %r8
-	movq %rax, %r8
-	movq %rdx, %r10
+	movq %rdx, %rcx
 	movl $38, %eax
 	mulq %rsi
 	movq %rax, %rsi
 	movq %rdx, %r12
 	movl $38, %eax
-	mulq %rcx
-	movq %rax, %rcx
+	mulq %rdi
+	movq %rax, %rdi
 	movq %rdx, 128(%rsp)
 	movl $38, %eax
-	mulq %rdi
-	addq %r12, %r8
-	adcq %r10, %rcx
-	adcq 128(%rsp), %rax
+	mulq %r8
+	movq %rax, %r8
+	movq %rdx, 136(%rsp)
+	movl $38, %eax
+	mulq %rcx
+	addq %r12, %rdi
+	adcq 128(%rsp), %r8
+	adcq 136(%rsp), %rax
 	adcq $0, %rdx
 	addq %rsi, %r13
-	adcq %r8, %rbp
-	adcq %rcx, %rbx
+	adcq %rdi, %rbp
+	adcq %r8, %rbx
 	adcq %rax, %r9
 	adcq $0, %rdx
 	movl $38, %eax
@@ -550,69 +548,70 @@ ecopt_mont_ladderstep_fused_x64:
 	movq %rdx, %r8
 	movq 64(%rsp), %rax
 	mulq 88(%rsp)
-	movq %rax, %r10
-	movq %rdx, %r12
+	movq %rax, %r12
+	movq %rdx, 128(%rsp)
 	movq 104(%rsp), %rax
 	mulq 64(%rsp)
 	addq %rsi, %rdi
-	adcq %r8, %r10
-	adcq %rax, %r12
+	adcq %r8, %r12
+	adcq 128(%rsp), %rax
 	adcq $0, %rdx
-	movq %rdx, %rsi
+	movq %rax, %rsi
+	movq %rdx, %r8
 	movq 56(%rsp), %rax
 	mulq 96(%rsp)
-	movq %rax, %r8
-	movq %rdx, 64(%rsp)
+	movq %rax, 64(%rsp)
+	movq %rdx, 128(%rsp)
 	movq 56(%rsp), %rax
 	mulq 80(%rsp)
-	movq %rax, 128(%rsp)
-	movq %rdx, 152(%rsp)
+	movq %rax, 136(%rsp)
+	movq %rdx, 168(%rsp)
 	movq 56(%rsp), %rax
 	mulq 88(%rsp)
-	movq %rax, 160(%rsp)
+	movq %rax, 176(%rsp)
 	movq %rdx, 184(%rsp)
 	movq 104(%rsp), %rax
 	mulq 56(%rsp)
-	movq %r15, 56(%rsp)
-	movq 128(%rsp), %r15
-	addq 64(%rsp), %r15
-	movq %r11, 64(%rsp)
-	movq 160(%rsp), %r11
-	adcq 152(%rsp), %r11
+	movq %r10, 56(%rsp)
+	movq 136(%rsp), %r10
+	addq 128(%rsp), %r10
+	movq %r15, 128(%rsp)
+	movq 176(%rsp), %r15
+	adcq 168(%rsp), %r15
 	adcq 184(%rsp), %rax
-	movq %r14, 128(%rsp)
-	setc %r14b
-	movzbl %r14b, %r14d
-	addq %r8, %rdi
-	leaq (%rdx,%r14), %rdx
-	adcq %r15, %r10
-	adcq %r11, %r12
-	adcq %rax, %rsi
 	adcq $0, %rdx
-	movq %rdx, %r8
+	addq 64(%rsp), %rdi
+	adcq %r10, %r12
+	adcq %r15, %rsi
+	adcq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r10
 	movq 48(%rsp), %rax
 	mulq 96(%rsp)
-	movq %rax, %r11
-	movq %rdx, %r14
+	movq %rax, %r15
+	movq %rdx, 64(%rsp)
 	movq 48(%rsp), %rax
 	mulq 80(%rsp)
-	movq %rax, %r15
-	movq %rdx, 152(%rsp)
+	movq %rax, 136(%rsp)
+	movq %rdx, 168(%rsp)
 	movq 48(%rsp), %rax
 	mulq 88(%rsp)
-	movq %rax, 160(%rsp)
+	movq %rax, 176(%rsp)
 	movq %rdx, 184(%rsp)
 	movq 104(%rsp), %rax
 	mulq 48(%rsp)
-	addq %r14, %r15
-	movq 160(%rsp), %r14
-	adcq 152(%rsp), %r14
+	movq %r11, 48(%rsp)
+	movq 136(%rsp), %r11
+	addq 64(%rsp), %r11
+	movq %r14, 64(%rsp)
+	movq 176(%rsp), %r14
+	adcq 168(%rsp), %r14
 	adcq 184(%rsp), %rax
 	adcq $0, %rdx
-	addq %r11, %r10
-	adcq %r15, %r12
-	adcq %r14, %rsi
-	adcq %rax, %r8
+	addq %r15, %r12
+	adcq %r11, %rsi
+	adcq %r14, %r8
+	adcq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 40(%rsp), %rax
@@ -621,203 +620,202 @@ ecopt_mont_ladderstep_fused_x64:
 	movq %rdx, %r15
 	movq 40(%rsp), %rax
 	mulq 80(%rsp)
-	movq %rax, 48(%rsp)
-	movq %rdx, 80(%rsp)
+	movq %rax, 80(%rsp)
+	movq %rdx, 96(%rsp)
 	movq 40(%rsp), %rax
 	mulq 88(%rsp)
 	movq %rax, 88(%rsp)
-	movq %rdx, 96(%rsp)
+	movq %rdx, 136(%rsp)
 	movq 104(%rsp), %rax
 	mulq 40(%rsp)
 	movq %r9, 40(%rsp)
-	movq 48(%rsp), %r9
+	movq 80(%rsp), %r9
 	addq %r15, %r9
 	movq 88(%rsp), %r15
-	adcq 80(%rsp), %r15
-	adcq 96(%rsp), %rax
+	adcq 96(%rsp), %r15
+	adcq 136(%rsp), %rax
 	adcq $0, %rdx
-	addq %r14, %r12
-	adcq %r9, %rsi
-	adcq %r15, %r8
+	addq %r14, %rsi
+	adcq %r9, %r8
+	adcq %r15, %r10
 	adcq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movl $38, %eax
-	mulq %rsi
-	movq %rax, %rsi
-	movq %rdx, %r14
-	movl $38, %eax
 	mulq %r8
 	movq %rax, %r8
+	movq %rdx, %r14
+	movl $38, %eax
+	mulq %r10
+	movq %rax, %r10
 	movq %rdx, %r15
 	movl $38, %eax
 	mulq %r11
 	movq %rax, %r11
-	movq %rdx, 48(%rsp)
+	movq %rdx, 80(%rsp)
 	movl $38, %eax
 	mulq %r9
-	addq %r14, %r8
+	addq %r14, %r10
 	adcq %r15, %r11
-	adcq 48(%rsp), %rax
+	adcq 80(%rsp), %rax
 	adcq $0, %rdx
-	addq %rsi, %rcx
-	adcq %r8, %rdi
-	adcq %r11, %r10
-	adcq %rax, %r12
+	addq %r8, %rcx
+	adcq %r10, %rdi
+	adcq %r11, %r12
+	adcq %rax, %rsi
 	adcq $0, %rdx
 	movl $38, %eax
 	mulq %rdx
 	addq %rax, %rcx
 	adcq $0, %rdi
-	adcq $0, %r10
 	adcq $0, %r12
-	movl $38, %esi
-	movl $0, %r8d
-	cmovcq %rsi, %r8
-	addq %r8, %rcx
+	adcq $0, %rsi
+	movl $38, %r8d
+	movl $0, %r9d
+	cmovcq %r8, %r9
+	addq %r9, %rcx
 	adcq $0, %rdi
-	adcq $0, %r10
 	adcq $0, %r12
-	movq %r13, %rsi
-	addq %rcx, %rsi
-	movq %rbp, %r8
-	adcq %rdi, %r8
-	movq %rbx, %r9
-	adcq %r10, %r9
+	adcq $0, %rsi
+	movq %r13, %r8
+	addq %rcx, %r8
+	movq %rbp, %r9
+	adcq %rdi, %r9
+	movq %rbx, %r10
+	adcq %r12, %r10
 	movq 40(%rsp), %r11
 	movq %r11, %rax
-	adcq %r12, %rax
+	adcq %rsi, %rax
 	movl $38, %edx
 	movl $0, %r14d
 	cmovcq %rdx, %r14
-	addq %r14, %rsi
-	adcq $0, %r8
+	addq %r14, %r8
 	adcq $0, %r9
+	adcq $0, %r10
 	adcq $0, %rax
 	movl $38, %edx
 	movl $0, %r14d
 	cmovcq %rdx, %r14
-	addq %r14, %rsi
+	addq %r14, %r8
 	movq %rax, %r14
-	movq %rsi, %rax
-	mulq %r8
-	movq %rax, %r15
-	movq %rdx, 48(%rsp)
-	movq %rsi, %rax
-	mulq %r9
-	movq %rax, 80(%rsp)
-	movq %rdx, 88(%rsp)
-	movq %r14, %rax
-	mulq %rsi
-	movq 80(%rsp), %r11
-	addq 48(%rsp), %r11
-	adcq 88(%rsp), %rax
-	adcq $0, %rdx
-	movq %rax, 48(%rsp)
-	movq %rdx, 80(%rsp)
 	movq %r8, %rax
 	mulq %r9
+	movq %rax, %r15
+	movq %rdx, 80(%rsp)
+	movq %r8, %rax
+	mulq %r10
 	movq %rax, 88(%rsp)
 	movq %rdx, 96(%rsp)
 	movq %r14, %rax
 	mulq %r8
-	addq 96(%rsp), %rax
+	movq 88(%rsp), %r11
+	addq 80(%rsp), %r11
+	adcq 96(%rsp), %rax
 	adcq $0, %rdx
-	movq %r12, 96(%rsp)
-	movq 48(%rsp), %r12
-	addq 88(%rsp), %r12
-	movq %r10, 48(%rsp)
-	movq 80(%rsp), %r10
-	adcq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, 80(%rsp)
+	movq %rax, 80(%rsp)
+	movq %rdx, 88(%rsp)
 	movq %r9, %rax
+	mulq %r10
+	movq %rax, 96(%rsp)
+	movq %rdx, 104(%rsp)
+	movq %r14, %rax
+	mulq %r9
+	addq 104(%rsp), %rax
+	adcq $0, %rdx
+	movq %rsi, 104(%rsp)
+	movq 80(%rsp), %rsi
+	addq 96(%rsp), %rsi
+	movq %rbx, 80(%rsp)
+	movq 88(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, 88(%rsp)
+	movq %r10, %rax
 	mulq %r14
-	movq %rbx, 88(%rsp)
-	movq 80(%rsp), %rbx
-	addq %rax, %rbx
+	movq %r12, 96(%rsp)
+	movq 88(%rsp), %r12
+	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r15, %r15
 	adcq %r11, %r11
-	adcq %r12, %r12
-	adcq %r10, %r10
+	adcq %rsi, %rsi
 	adcq %rbx, %rbx
+	adcq %r12, %r12
 	adcq %rdx, %rdx
 	setc %al
 	movzbl %al, %eax
-	movq %rax, 80(%rsp)
-	movq %rdx, 104(%rsp)
+	movq %rax, 88(%rsp)
+	movq %rdx, 136(%rsp)
 	movq %r8, %rax
 	mulq %rax
 	movq %rax, %r8
-	movq %rdx, 152(%rsp)
+	movq %rdx, 168(%rsp)
 	movq %r9, %rax
 	mulq %rax
 	movq %rax, %r9
-	movq %rdx, 160(%rsp)
-	movq %rsi, %rax
+	movq %rdx, 176(%rsp)
+	movq %r10, %rax
 	mulq %rax
-	movq %rax, %rsi
-	movq %rdx, %xmm0
+	movq %rax, %r10
+	movq %rdx, 184(%rsp)
 	movq %r14, %rax
 	mulq %rax
-	movq %xmm0, %r14
-	addq %r14, %r15
-	adcq %r8, %r11
-	adcq 152(%rsp), %r12
-	adcq %r9, %r10
-	adcq 160(%rsp), %rbx
-	movq 104(%rsp), %r8
-	adcq %rax, %r8
-	movq 80(%rsp), %r9
-	adcq %rdx, %r9
-	movl $38, %eax
-	mulq %r10
-	movq %rax, %r10
-	movq %rdx, %r14
+	addq 168(%rsp), %r15
+	adcq %r9, %r11
+	adcq 176(%rsp), %rsi
+	adcq %r10, %rbx
+	adcq 184(%rsp), %r12
+	movq 136(%rsp), %r9
+	adcq %rax, %r9
+	movq 88(%rsp), %r10
+	adcq %rdx, %r10
 	movl $38, %eax
 	mulq %rbx
 	movq %rax, %rbx
-	movq %rdx, 80(%rsp)
+	movq %rdx, %r14
 	movl $38, %eax
-	mulq %r8
-	movq %rax, %r8
-	movq %rdx, 104(%rsp)
+	mulq %r12
+	movq %rax, %r12
+	movq %rdx, 88(%rsp)
 	movl $38, %eax
 	mulq %r9
-	addq %r14, %rbx
-	adcq 80(%rsp), %r8
-	adcq 104(%rsp), %rax
+	movq %rax, %r9
+	movq %rdx, 136(%rsp)
+	movl $38, %eax
+	mulq %r10
+	addq %r14, %r12
+	adcq 88(%rsp), %r9
+	adcq 136(%rsp), %rax
 	adcq $0, %rdx
-	addq %r10, %rsi
-	adcq %rbx, %r15
-	adcq %r8, %r11
-	adcq %rax, %r12
+	addq %rbx, %r8
+	adcq %r12, %r15
+	adcq %r9, %r11
+	adcq %rax, %rsi
 	adcq $0, %rdx
 	movl $38, %eax
 	mulq %rdx
-	addq %rax, %rsi
+	addq %rax, %r8
 	adcq $0, %r15
 	adcq $0, %r11
-	adcq $0, %r12
-	movl $38, %r8d
-	movl $0, %r9d
-	cmovcq %r8, %r9
-	addq %r9, %rsi
+	adcq $0, %rsi
+	movl $38, %r9d
+	movl $0, %r10d
+	cmovcq %r9, %r10
+	addq %r10, %r8
 	adcq $0, %r15
 	adcq $0, %r11
-	adcq $0, %r12
-	movq 32(%rsp), %r8
-	movq %rsi, 0(%r8)
-	movq %r15, 8(%r8)
-	movq %r11, 16(%r8)
-	movq %r12, 24(%r8)
+	adcq $0, %rsi
+	movq 32(%rsp), %r9
+	movq %r8, 0(%r9)
+	movq %r15, 8(%r9)
+	movq %r11, 16(%r9)
+	movq %rsi, 24(%r9)
 	subq %rcx, %r13
 	sbbq %rdi, %rbp
-	movq 88(%rsp), %rcx
-	sbbq 48(%rsp), %rcx
+	movq 80(%rsp), %rcx
+	sbbq 96(%rsp), %rcx
 	movq 40(%rsp), %rsi
-	sbbq 96(%rsp), %rsi
+	sbbq 104(%rsp), %rsi
 	movl $38, %edi
 	movl $0, %r8d
 	cmovcq %rdi, %r8
@@ -830,19 +828,19 @@ ecopt_mont_ladderstep_fused_x64:
 	cmovcq %rdi, %r8
 	subq %r8, %r13
 	movq %r13, %rax
-	mulq %rcx
+	mulq %rbp
 	movq %rax, %rdi
 	movq %rdx, %r8
 	movq %r13, %rax
-	mulq %rsi
+	mulq %rcx
 	movq %rax, %r9
 	movq %rdx, %r10
-	movq %rbp, %rax
+	movq %rsi, %rax
 	mulq %r13
-	addq %rdx, %rdi
-	adcq %r8, %r9
-	adcq $0, %r10
-	movq %rax, %r8
+	addq %r8, %r9
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r8
 	movq %rbp, %rax
 	mulq %rcx
 	movq %rax, %r11
@@ -851,18 +849,18 @@ ecopt_mont_ladderstep_fused_x64:
 	mulq %rbp
 	addq %rax, %rbx
 	adcq $0, %rdx
-	addq %r11, %r9
-	adcq %rbx, %r10
+	addq %r11, %r10
+	adcq %rbx, %r8
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq %rcx, %rax
 	mulq %rsi
 	addq %rax, %r11
 	adcq $0, %rdx
-	addq %r8, %r8
-	adcq %rdi, %rdi
+	addq %rdi, %rdi
 	adcq %r9, %r9
 	adcq %r10, %r10
+	adcq %r8, %r8
 	adcq %r11, %r11
 	adcq %rdx, %rdx
 	setc %al
@@ -883,20 +881,20 @@ ecopt_mont_ladderstep_fused_x64:
 	movq %rdx, 32(%rsp)
 	movq %rsi, %rax
 	mulq %rax
-	addq %r14, %r8
-	adcq %rbp, %rdi
-	adcq %r15, %r9
-	adcq %rcx, %r10
+	addq %r14, %rdi
+	adcq %rbp, %r9
+	adcq %r15, %r10
+	adcq %rcx, %r8
 	adcq 32(%rsp), %r11
 	adcq %rax, %r12
 	adcq %rdx, %rbx
 	movl $38, %eax
-	mulq %r11
+	mulq %r8
 	movq %rax, %rcx
 	movq %rdx, %rsi
 	movl $38, %eax
-	mulq %r10
-	movq %rax, %r10
+	mulq %r11
+	movq %rax, %r8
 	movq %rdx, %r11
 	movl $38, %eax
 	mulq %r12
@@ -904,33 +902,33 @@ ecopt_mont_ladderstep_fused_x64:
 	movq %rdx, %r12
 	movl $38, %eax
 	mulq %rbx
-	addq %r11, %rcx
-	adcq %rsi, %rbp
+	addq %rsi, %r8
+	adcq %r11, %rbp
 	adcq %rax, %r12
 	adcq $0, %rdx
-	addq %r10, %r13
-	adcq %rcx, %r8
-	adcq %rbp, %rdi
-	adcq %r12, %r9
+	addq %rcx, %r13
+	adcq %r8, %rdi
+	adcq %rbp, %r9
+	adcq %r12, %r10
 	adcq $0, %rdx
 	movl $38, %eax
 	mulq %rdx
 	addq %rax, %r13
-	adcq $0, %r8
 	adcq $0, %rdi
 	adcq $0, %r9
+	adcq $0, %r10
 	movl $38, %ecx
 	movl $0, %esi
 	cmovcq %rcx, %rsi
 	addq %rsi, %r13
-	adcq $0, %r8
 	adcq $0, %rdi
 	adcq $0, %r9
+	adcq $0, %r10
 	movq %r13, %rax
 	movq 24(%rsp), %rcx
 	mulq 0(%rcx)
 	movq %rax, %rsi
-	movq %rdx, %r10
+	movq %rdx, %r8
 	movq %r13, %rax
 	mulq 8(%rcx)
 	movq %rax, %r11
@@ -941,63 +939,38 @@ ecopt_mont_ladderstep_fused_x64:
 	movq %rdx, %r12
 	movq %r13, %rax
 	mulq 24(%rcx)
-	addq %r10, %r11
+	addq %r8, %r11
 	adcq %rbx, %rbp
 	adcq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 0(%rcx), %rax
-	mulq %r8
+	movq %rdx, %r8
+	movq %rdi, %rax
+	mulq 0(%rcx)
 	movq %rax, %rbx
 	movq %rdx, %r13
-	movq %r8, %rax
+	movq %rdi, %rax
 	mulq 8(%rcx)
 	movq %rax, %r14
 	movq %rdx, %r15
-	movq %r8, %rax
+	movq %rdi, %rax
 	mulq 16(%rcx)
 	movq %rax, 32(%rsp)
 	movq %rdx, 40(%rsp)
-	movq %r8, %rax
+	movq %rdi, %rax
 	mulq 24(%rcx)
 	addq %r13, %r14
-	movq 32(%rsp), %r8
-	adcq %r15, %r8
+	movq 32(%rsp), %rdi
+	adcq %r15, %rdi
 	adcq 40(%rsp), %rax
 	adcq $0, %rdx
 	addq %rbx, %r11
 	adcq %r14, %rbp
-	adcq %r8, %r12
-	adcq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq %rdi, %rax
-	mulq 16(%rcx)
-	movq %rax, %rbx
-	movq %rdx, %r13
-	movq %rdi, %rax
-	mulq 0(%rcx)
-	movq %rax, %r14
-	movq %rdx, %r15
-	movq %rdi, %rax
-	mulq 8(%rcx)
-	movq %rax, 32(%rsp)
-	movq %rdx, 40(%rsp)
-	movq %rdi, %rax
-	mulq 24(%rcx)
-	movq 32(%rsp), %rdi
-	addq %r15, %rdi
-	adcq 40(%rsp), %rbx
-	adcq %rax, %r13
-	adcq $0, %rdx
-	addq %r14, %rbp
 	adcq %rdi, %r12
-	adcq %rbx, %r10
-	adcq %r13, %r8
+	adcq %rax, %r8
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq 0(%rcx), %rax
-	mulq %r9
+	movq %r9, %rax
+	mulq 0(%rcx)
 	movq %rax, %rbx
 	movq %rdx, %r13
 	movq %r9, %rax
@@ -1009,6 +982,31 @@ ecopt_mont_ladderstep_fused_x64:
 	movq %rax, 32(%rsp)
 	movq %rdx, 40(%rsp)
 	movq %r9, %rax
+	mulq 24(%rcx)
+	addq %r13, %r14
+	movq 32(%rsp), %r9
+	adcq %r15, %r9
+	adcq 40(%rsp), %rax
+	adcq $0, %rdx
+	addq %rbx, %rbp
+	adcq %r14, %r12
+	adcq %r9, %r8
+	adcq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq %r10, %rax
+	mulq 0(%rcx)
+	movq %rax, %rbx
+	movq %rdx, %r13
+	movq %r10, %rax
+	mulq 8(%rcx)
+	movq %rax, %r14
+	movq %rdx, %r15
+	movq %r10, %rax
+	mulq 16(%rcx)
+	movq %rax, 32(%rsp)
+	movq %rdx, 40(%rsp)
+	movq %r10, %rax
 	mulq 24(%rcx)
 	addq %r13, %r14
 	movq 32(%rsp), %rcx
@@ -1016,32 +1014,32 @@ ecopt_mont_ladderstep_fused_x64:
 	adcq 40(%rsp), %rax
 	adcq $0, %rdx
 	addq %rbx, %r12
-	adcq %r14, %r10
-	adcq %rcx, %r8
-	adcq %rax, %rdi
+	adcq %r14, %r8
+	adcq %rcx, %rdi
+	adcq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movl $38, %eax
-	mulq %r10
-	movq %rax, %r9
-	movq %rdx, %r10
-	movl $38, %eax
 	mulq %r8
 	movq %rax, %r8
-	movq %rdx, %rbx
+	movq %rdx, %r10
 	movl $38, %eax
 	mulq %rdi
 	movq %rax, %rdi
+	movq %rdx, %rbx
+	movl $38, %eax
+	mulq %r9
+	movq %rax, %r9
 	movq %rdx, %r13
 	movl $38, %eax
 	mulq %rcx
-	addq %r10, %r8
-	adcq %rbx, %rdi
+	addq %r10, %rdi
+	adcq %rbx, %r9
 	adcq %rax, %r13
 	adcq $0, %rdx
-	addq %r9, %rsi
-	adcq %r8, %r11
-	adcq %rdi, %rbp
+	addq %r8, %rsi
+	adcq %rdi, %r11
+	adcq %r9, %rbp
 	adcq %r13, %r12
 	adcq $0, %rdx
 	movl $38, %eax
@@ -1062,39 +1060,39 @@ ecopt_mont_ladderstep_fused_x64:
 	movq %r11, 8(%rcx)
 	movq %rbp, 16(%rcx)
 	movq %r12, 24(%rcx)
-	movq 128(%rsp), %rax
-	mulq 64(%rsp)
+	movq 64(%rsp), %rax
+	mulq 48(%rsp)
 	movq %rax, %rcx
 	movq %rdx, %rsi
-	movq 128(%rsp), %rax
-	mulq 56(%rsp)
+	movq 64(%rsp), %rax
+	mulq 128(%rsp)
 	movq %rax, %rdi
 	movq %rdx, %r8
-	movq 128(%rsp), %rax
-	mulq 144(%rsp)
+	movq 64(%rsp), %rax
+	mulq 56(%rsp)
 	movq %rax, %r9
 	movq %rdx, %r10
-	movq 72(%rsp), %rax
-	mulq 128(%rsp)
+	movq 144(%rsp), %rax
+	mulq 64(%rsp)
 	addq %rsi, %rdi
 	adcq %r8, %r9
 	adcq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq 168(%rsp), %rax
-	mulq 64(%rsp)
+	movq 72(%rsp), %rax
+	mulq 48(%rsp)
 	movq %rax, %r8
 	movq %rdx, %r11
-	movq 168(%rsp), %rax
-	mulq 56(%rsp)
+	movq 72(%rsp), %rax
+	mulq 128(%rsp)
 	movq %rax, %rbx
 	movq %rdx, %rbp
-	movq 168(%rsp), %rax
-	mulq 144(%rsp)
+	movq 72(%rsp), %rax
+	mulq 56(%rsp)
 	movq %rax, %r12
 	movq %rdx, %r13
-	movq 72(%rsp), %rax
-	mulq 168(%rsp)
+	movq 144(%rsp), %rax
+	mulq 72(%rsp)
 	addq %r11, %rbx
 	adcq %rbp, %r12
 	adcq %rax, %r13
@@ -1105,20 +1103,20 @@ ecopt_mont_ladderstep_fused_x64:
 	adcq %r13, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq 112(%rsp), %rax
-	mulq 64(%rsp)
+	movq 192(%rsp), %rax
+	mulq 48(%rsp)
 	movq %rax, %r11
 	movq %rdx, %rbx
-	movq 112(%rsp), %rax
-	mulq 56(%rsp)
+	movq 192(%rsp), %rax
+	mulq 128(%rsp)
 	movq %rax, %rbp
 	movq %rdx, %r12
-	movq 112(%rsp), %rax
-	mulq 144(%rsp)
+	movq 192(%rsp), %rax
+	mulq 56(%rsp)
 	movq %rax, %r13
 	movq %rdx, %r14
-	movq 72(%rsp), %rax
-	mulq 112(%rsp)
+	movq 144(%rsp), %rax
+	mulq 192(%rsp)
 	addq %rbx, %rbp
 	adcq %r12, %r13
 	adcq %rax, %r14
@@ -1129,20 +1127,20 @@ ecopt_mont_ladderstep_fused_x64:
 	adcq %r14, %r8
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq 208(%rsp), %rax
-	mulq 64(%rsp)
+	movq 112(%rsp), %rax
+	mulq 48(%rsp)
 	movq %rax, %rbx
 	movq %rdx, %rbp
-	movq 208(%rsp), %rax
-	mulq 56(%rsp)
+	movq 112(%rsp), %rax
+	mulq 128(%rsp)
 	movq %rax, %r12
 	movq %rdx, %r13
-	movq 208(%rsp), %rax
-	mulq 144(%rsp)
+	movq 112(%rsp), %rax
+	mulq 56(%rsp)
 	movq %rax, %r14
 	movq %rdx, %r15
-	movq 72(%rsp), %rax
-	mulq 208(%rsp)
+	movq 144(%rsp), %rax
+	mulq 112(%rsp)
 	addq %rbp, %r12
 	adcq %r13, %r14
 	adcq %rax, %r15
@@ -1188,9 +1186,9 @@ ecopt_mont_ladderstep_fused_x64:
 	addq %r8, %rcx
 	adcq $0, %rdi
 	adcq $0, %r9
+	adcq $0, %r10
 	movq 8(%rsp), %rsi
 	movq %rcx, 0(%rsi)
-	adcq $0, %r10
 	movq %rdi, 8(%rsi)
 	movq %r9, 16(%rsi)
 	movq %r10, 24(%rsi)
@@ -1203,14 +1201,19 @@ ecopt_mont_ladderstep_fused_x64:
 	movq %rax, %rdi
 	movq %rdx, %r8
 	movl $121665, %eax
-	mulq 136(%rsp)
+	mulq 152(%rsp)
 	movq %rax, %r9
 	movq %rdx, %r10
 	movl $121665, %eax
-	mulq 176(%rsp)
+	mulq 160(%rsp)
 	addq %rsi, %rdi
 	adcq %r8, %r9
 	adcq %rax, %r10
+	adcq $0, %rdx
+	addq 48(%rsp), %rcx
+	adcq 128(%rsp), %rdi
+	adcq 56(%rsp), %r9
+	adcq 144(%rsp), %r10
 	adcq $0, %rdx
 	imulq $38, %rdx, %rdx
 	addq %rdx, %rcx
@@ -1221,153 +1224,135 @@ ecopt_mont_ladderstep_fused_x64:
 	movl $0, %r8d
 	cmovcq %rsi, %r8
 	addq %r8, %rcx
-	movq 64(%rsp), %rsi
-	addq %rcx, %rsi
-	movq 56(%rsp), %rcx
-	adcq %rdi, %rcx
-	movq 144(%rsp), %rdi
-	adcq %r9, %rdi
-	movq 72(%rsp), %r8
-	adcq %r10, %r8
-	movl $38, %r9d
-	movl $0, %r10d
-	cmovcq %r9, %r10
-	addq %r10, %rsi
-	adcq $0, %rcx
-	adcq $0, %rdi
-	adcq $0, %r8
-	movl $38, %r9d
-	movl $0, %r10d
-	cmovcq %r9, %r10
-	addq %r10, %rsi
-	movq %rsi, %rax
+	movq %rcx, %rax
 	mulq 200(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r10
-	movq %rsi, %rax
+	movq %rax, %rsi
+	movq %rdx, %r8
+	movq %rcx, %rax
 	mulq 120(%rsp)
 	movq %rax, %r11
 	movq %rdx, %rbx
-	movq %rsi, %rax
-	mulq 136(%rsp)
+	movq %rcx, %rax
+	mulq 152(%rsp)
 	movq %rax, %rbp
 	movq %rdx, %r12
-	movq %rsi, %rax
-	mulq 176(%rsp)
-	addq %r10, %r11
+	movq %rcx, %rax
+	mulq 160(%rsp)
+	addq %r8, %r11
 	adcq %rbx, %rbp
 	adcq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq %rcx, %rax
-	mulq 200(%rsp)
-	movq %rax, %r10
-	movq %rdx, %rbx
-	movq %rcx, %rax
-	mulq 120(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r14
-	movq %rcx, %rax
-	mulq 136(%rsp)
-	movq %rax, %r15
-	movq %rdx, 8(%rsp)
-	movq %rcx, %rax
-	mulq 176(%rsp)
-	addq %rbx, %r13
-	adcq %r14, %r15
-	adcq 8(%rsp), %rax
-	adcq $0, %rdx
-	addq %r10, %r11
-	adcq %r13, %rbp
-	adcq %r15, %r12
-	adcq %rax, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq %rdi, %rax
 	mulq 200(%rsp)
-	movq %rax, %r10
+	movq %rax, %r8
 	movq %rdx, %rbx
 	movq %rdi, %rax
 	mulq 120(%rsp)
 	movq %rax, %r13
 	movq %rdx, %r14
 	movq %rdi, %rax
-	mulq 136(%rsp)
+	mulq 152(%rsp)
 	movq %rax, %r15
 	movq %rdx, 8(%rsp)
 	movq %rdi, %rax
-	mulq 176(%rsp)
+	mulq 160(%rsp)
 	addq %rbx, %r13
 	adcq %r14, %r15
 	adcq 8(%rsp), %rax
 	adcq $0, %rdx
-	addq %r10, %rbp
-	adcq %r13, %r12
-	adcq %r15, %rsi
+	addq %r8, %r11
+	adcq %r13, %rbp
+	adcq %r15, %r12
 	adcq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq %r8, %rax
+	movq %r9, %rax
 	mulq 200(%rsp)
-	movq %rax, %r10
+	movq %rax, %r8
 	movq %rdx, %rbx
-	movq %r8, %rax
+	movq %r9, %rax
 	mulq 120(%rsp)
 	movq %rax, %r13
 	movq %rdx, %r14
-	movq %r8, %rax
-	mulq 136(%rsp)
+	movq %r9, %rax
+	mulq 152(%rsp)
 	movq %rax, %r15
 	movq %rdx, 8(%rsp)
-	movq %r8, %rax
-	mulq 176(%rsp)
+	movq %r9, %rax
+	mulq 160(%rsp)
 	addq %rbx, %r13
 	adcq %r14, %r15
 	adcq 8(%rsp), %rax
 	adcq $0, %rdx
-	addq %r10, %r12
-	adcq %r13, %rsi
+	addq %r8, %rbp
+	adcq %r13, %r12
 	adcq %r15, %rcx
 	adcq %rax, %rdi
 	adcq $0, %rdx
-	movl $38, %eax
-	mulq %rdx
-	movq %rax, %r8
-	movq %rdx, %r10
-	movl $38, %eax
-	mulq %rsi
-	movq %rax, %rsi
+	movq %rdx, %r8
+	movq %r10, %rax
+	mulq 200(%rsp)
+	movq %rax, %r9
 	movq %rdx, %rbx
+	movq %r10, %rax
+	mulq 120(%rsp)
+	movq %rax, %r13
+	movq %rdx, %r14
+	movq %r10, %rax
+	mulq 152(%rsp)
+	movq %rax, %r15
+	movq %rdx, 8(%rsp)
+	movq %r10, %rax
+	mulq 160(%rsp)
+	addq %rbx, %r13
+	adcq %r14, %r15
+	adcq 8(%rsp), %rax
+	adcq $0, %rdx
+	addq %r9, %r12
+	adcq %r13, %rcx
+	adcq %r15, %rdi
+	adcq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movl $38, %eax
 	mulq %rcx
 	movq %rax, %rcx
-	movq %rdx, %r13
+	movq %rdx, %r10
 	movl $38, %eax
 	mulq %rdi
-	addq %rbx, %rcx
-	adcq %rax, %r13
-	adcq %rdx, %r8
-	adcq $0, %r10
-	addq %rsi, %r9
-	adcq %rcx, %r11
-	adcq %r13, %rbp
-	adcq %r8, %r12
-	adcq $0, %r10
+	movq %rax, %rdi
+	movq %rdx, %rbx
 	movl $38, %eax
-	mulq %r10
-	addq %rax, %r9
+	mulq %r8
+	movq %rax, %r8
+	movq %rdx, %r13
+	movl $38, %eax
+	mulq %r9
+	addq %r10, %rdi
+	adcq %rbx, %r8
+	adcq %rax, %r13
+	adcq $0, %rdx
+	addq %rcx, %rsi
+	adcq %rdi, %r11
+	adcq %r8, %rbp
+	adcq %r13, %r12
+	adcq $0, %rdx
+	movl $38, %eax
+	mulq %rdx
+	addq %rax, %rsi
 	adcq $0, %r11
 	adcq $0, %rbp
 	adcq $0, %r12
 	movl $38, %ecx
-	movl $0, %esi
-	cmovcq %rcx, %rsi
-	addq %rsi, %r9
+	movl $0, %edi
+	cmovcq %rcx, %rdi
+	addq %rdi, %rsi
 	adcq $0, %r11
 	adcq $0, %rbp
 	adcq $0, %r12
 	movq 0(%rsp), %rcx
-	movq %r9, 0(%rcx)
+	movq %rsi, 0(%rcx)
 	movq %r11, 8(%rcx)
 	movq %rbp, 16(%rcx)
 	movq %r12, 24(%rcx)
