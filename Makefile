@@ -109,8 +109,9 @@ bench-check:
 	$(MAKE) --no-print-directory build
 	$(BUILD)/bench/check_times $(BENCH_CHECK_ARGS)
 
-# BENCH_OPT_ARGS passes options to bench/optimizer-table (--evals N --only SUBSTR --timeout S --out DIR); at most
-# 15 minutes a row with the default budget. Its table and chart go to BENCH_OUT, as make bench's.
+# BENCH_OPT_ARGS passes options to bench/optimizer-table (--evals N --only SUBSTR --timeout S --out DIR --no-peers
+# --cryptopt DIR --s2n DIR --peer-runs N); at most 15 minutes a row with the default budget, plus the peers'
+# measurement (CryptOpt's files and s2n-bignum, by ecopt_bench_asm). Its table and chart go to BENCH_OUT, as make bench's.
 bench-opt:
 	@[ "$(SANITIZE)" = 0 ] || { echo "make bench-opt: not with SANITIZE=1" >&2; exit 2; }
 	@[ -z "$(filter --results,$(BENCH_OPT_ARGS))" ] || \

@@ -1,12 +1,17 @@
 /* bench_asm.c — ecopt_bench_asm: several .S files of one IR program side by side, by paired ratios (not a test).
  *
- *   ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C] [--objective latency|throughput] A.S B.S ...
+ *   ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C] [--objective latency|throughput]
+ *                   [-I DIR]... A.S B.S ...
  *
- * Each .S (an `ecopt opt` output, or any function with the program's fiat signature) is assembled with
- * `cc -fPIC -shared` after its `.hidden` lines are dropped (so dlsym finds the symbol its first `.globl` names) and
- * dlopened; all run interleaved on the program's random inputs (search/measure.h). Each run prints, per file, the
- * median ticks per call and the paired ratio to A (the median over the rounds of the file's batch time / A's
- * batch time in the same round: measure_run_ratio); then the median and range of each ratio over the runs.
+ * Each file (an `ecopt opt` output, or any function with the program's fiat signature) becomes its own shared
+ * object, dlopened; all run interleaved on the program's random inputs (search/measure.h). Three kinds of file, by
+ * name: FILE.S is preprocessed (`cc -E`, with the -I folders: s2n-bignum's files #include its headers and make
+ * their `.globl` with a macro), its `.hidden` lines are blanked (so dlsym finds the symbol that its first `.globl`
+ * names) and it is assembled with `cc -fPIC -shared`; FILE.s the same without the preprocessor; FILE.asm is NASM
+ * (CryptOpt's published files), assembled with `nasm -f elf64` (the -I folders passed on) and linked with
+ * `cc -shared`; its symbol is the one its first `global` line names. Each run prints, per file, the median ticks per
+ * call and the paired ratio to A (the median over the rounds of the file's batch time / A's batch time in the same
+ * round: measure_run_ratio); then the median and range of each ratio over the runs. Files are labelled A-Z, a-z.
  * --objective (search/measure.h): throughput (default), independent calls on the same inputs; latency, a dependent
  * chain (the program's first output fed back as its first input, measure_chain; a program that cannot chain is
  * bad input, exit 2).
@@ -17,9 +22,10 @@
  * Nothing is proved here: prove each file with `ecopt check` first. A file whose header has a `Shapes:` line (as
  * `ecopt opt` writes) must take as many arrays as the program; other files are trusted to (a function that reads
  * more arguments than it is given crashes). Exit: 0; 1 a measurement failed; 2 bad usage or input (an unreadable
- * or malformed file, an assembler error, a missing symbol, a Shapes line that does not match, a --cpu that is not a
- * CPU of this machine); 3 the environment failed (a CPU that exists but this process may not run on, e.g. outside
- * its cpuset; no temporary directory). ecopt_bench uses the same codes. */
+ * or malformed file, a preprocessor or assembler error, a missing symbol, a Shapes line that does not match, a
+ * --cpu that is not a CPU of this machine); 3 the environment failed (a CPU that exists but this process may not
+ * run on, e.g. outside its cpuset; no temporary directory; cc or nasm cannot be run). ecopt_bench uses the same
+ * codes. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
@@ -31,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,8 +45,15 @@
 #include "ir/ir.h"
 #include "search/measure.h"
 
-#define MAX_FILES 16
+#define MAX_FILES 52 /* labelled A-Z, a-z; measure_run_ratio takes up to 64 */
 #define MAX_RUNS 1000
+#define MAX_INCLUDES 16
+
+/* the label of file i: A-Z, then a-z */
+static char label(int i)
+{
+    return (char)(i < 26 ? 'A' + i : 'a' + (i - 26));
+}
 
 static char *read_text(const char *path)
 {
@@ -72,8 +86,9 @@ static char *read_text(const char *path)
     return b;
 }
 
-/* the symbol of the first `.globl` / `.global` line, into sym; 0 found */
-static int globl_symbol(const char *text, char *sym, size_t n)
+/* the symbol of the first `.globl` / `.global` line (nasm: the first `global` line, any case, its name up to a
+ * `:` type suffix), into sym; 0 found */
+static int globl_symbol(const char *text, int nasm, char *sym, size_t n)
 {
     for (const char *p = text; *p;) {
         const char *e = strchr(p, '\n');
@@ -81,13 +96,17 @@ static int globl_symbol(const char *text, char *sym, size_t n)
         const char *q = p;
         while (q < p + len && (*q == ' ' || *q == '\t'))
             q++;
-        size_t kw = strncmp(q, ".globl", 6) == 0 ? 6 : strncmp(q, ".global", 7) == 0 ? 7 : 0;
+        size_t kw = 0;
+        if (nasm)
+            kw = p + len - q > 6 && strncasecmp(q, "global", 6) == 0 ? 6 : 0;
+        else
+            kw = strncmp(q, ".globl", 6) == 0 ? 6 : strncmp(q, ".global", 7) == 0 ? 7 : 0;
         if (kw && q + kw < p + len && (q[kw] == ' ' || q[kw] == '\t')) {
             q += kw;
             while (q < p + len && (*q == ' ' || *q == '\t'))
                 q++;
             size_t k = 0;
-            while (q + k < p + len && q[k] != ' ' && q[k] != '\t' && q[k] != '\r' && q[k] != ',')
+            while (q + k < p + len && !strchr(" \t\r,;:", q[k]))
                 k++;
             if (k == 0 || k >= n)
                 return -1;
@@ -100,7 +119,8 @@ static int globl_symbol(const char *text, char *sym, size_t n)
     return -1;
 }
 
-/* text without its `.hidden` lines, written to path; 0 ok */
+/* text with its `.hidden` lines blanked (not dropped: the assembler's line numbers stay those of the text), written
+ * to path; 0 ok */
 static int write_unhidden(const char *text, const char *path)
 {
     FILE *f = fopen(path, "w");
@@ -112,11 +132,25 @@ static int write_unhidden(const char *text, const char *path)
         const char *q = p;
         while (*q == ' ' || *q == '\t')
             q++;
-        if (strncmp(q, ".hidden", 7) != 0)
+        if (strncmp(q, ".hidden", 7) != 0 || (q[7] != ' ' && q[7] != '\t'))
             fwrite(p, 1, len, f);
+        else if (e)
+            fputc('\n', f);
         p += len;
     }
     return fclose(f) == 0 ? 0 : -1;
+}
+
+/* the file's kind, by the end of its name */
+enum file_kind { KIND_CPP, KIND_GAS, KIND_NASM };
+static enum file_kind file_kind_of(const char *path)
+{
+    size_t n = strlen(path);
+    if (n >= 4 && strcasecmp(path + n - 4, ".asm") == 0)
+        return KIND_NASM;
+    if (n >= 2 && strcmp(path + n - 2, ".s") == 0)
+        return KIND_GAS;
+    return KIND_CPP;
 }
 
 /* the number of parameters on the header's `Shapes:  void NAME(...)` line; -1 when there is none */
@@ -145,8 +179,9 @@ static int shapes_params(const char *text)
     return -1;
 }
 
-/* the assembler's first error line of a file into buf (else its first line; "" if none) */
-static void first_line(const char *path, char *buf, size_t n)
+/* the first line of a tool's stderr file that says "error" (any case), else its first line, into buf ("" if
+ * none); a line about the temporary copy (its path under tmp) is cut to start at the word */
+static void first_line(const char *path, const char *tmp, char *buf, size_t n)
 {
     char line[512];
     buf[0] = 0;
@@ -155,9 +190,9 @@ static void first_line(const char *path, char *buf, size_t n)
         return;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
-        if (!buf[0] || strstr(line, "Error")) {
-            const char *t = strstr(line, "Error");
-            const char *src = t ? t : line;
+        const char *t = strcasestr(line, "error");
+        if (!buf[0] || t) {
+            const char *src = t && strstr(line, tmp) ? t : line;
             size_t k = strlen(src) < n - 1 ? strlen(src) : n - 1; /* cut to fit */
             memcpy(buf, src, k);
             buf[k] = 0;
@@ -261,8 +296,9 @@ static void tmp_signals_hold(sigset_t *was)
     sigprocmask(SIG_BLOCK, &hold, was);
 }
 
-/* assemble — cc -fPIC -shared -o so s with TMPDIR=tmp_dir; its stderr into errpath. 0 ok */
-static int assemble(const char *s, const char *so, const char *errpath)
+/* run_tool — argv (argv[0] found on PATH) with TMPDIR=tmp_dir and its stderr into errpath, as the leader of its own
+ * process group; 0 ok, -1 it failed, -2 it could not be run (not found: exit 127 from the child) */
+static int run_tool(char *const argv[], const char *errpath)
 {
     /* tmp_signals held from the fork until cc_child names the child, so the handler never misses it; the child
      * leads its own process group (the handler signals the group: a driver stopped alone leaves its cc1 or ld
@@ -272,7 +308,7 @@ static int assemble(const char *s, const char *so, const char *errpath)
     pid_t pid = fork();
     if (pid < 0) {
         sigprocmask(SIG_SETMASK, &was, NULL);
-        return -1;
+        return -2;
     }
     if (pid == 0) {
         setpgid(0, 0);
@@ -281,8 +317,9 @@ static int assemble(const char *s, const char *so, const char *errpath)
         (void)e;
         /* setenv after fork is safe here: the tool has one thread */
         if (setenv("TMPDIR", tmp_dir, 1) != 0)
-            _exit(127);
-        execlp("cc", "cc", "-fPIC", "-shared", "-o", so, s, (char *)NULL);
+            _exit(126);
+        execvp(argv[0], argv);
+        fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
     setpgid(pid, pid); /* also here: the handler may signal the group before the child has run */
@@ -295,6 +332,8 @@ static int assemble(const char *s, const char *so, const char *errpath)
             return -1;
         }
     cc_child = 0;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+        return -2;
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
@@ -304,28 +343,153 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* tool_failed — the message for a step of load_file whose tool failed (r from run_tool); the exit code */
+static int tool_failed(const char *file, const char *what, int r, const char *epath)
+{
+    char line[300];
+    first_line(epath, tmp_dir, line, sizeof line);
+    if (r == -2) {
+        fprintf(stderr, "ecopt_bench_asm: %s: cannot run %s%s%s\n", file, what, line[0] ? ": " : "", line);
+        return 3;
+    }
+    fprintf(stderr, "ecopt_bench_asm: %s: %s failed%s%s\n", file, what, line[0] ? ": " : "", line);
+    return 2;
+}
+
+/* load_file — file number i (path) into its own shared object under dir, dlopened into *dl, its symbol into *fn
+ * (the file's kind by its name: file_kind_of); the temporaries are removed. 0 ok, else the exit code (a message
+ * said why). */
+static int load_file(const char *path, int i, const char *dir, const char *const *incs, int ninc, uint32_t narr,
+                     void **dl, measure_fn *fn)
+{
+    enum { MAXARGV = 16 + 2 * MAX_INCLUDES };
+    char sym[256], ipath[600], spath[600], opath[600], sopath[600], epath[600];
+    char incbuf[MAX_INCLUDES][600];
+    char *av[MAXARGV];
+    enum file_kind kind = file_kind_of(path);
+    int rc = 0, r = 0, n = 0;
+    snprintf(ipath, sizeof ipath, "%s/f%d.i", dir, i);
+    snprintf(spath, sizeof spath, "%s/f%d.s", dir, i);
+    snprintf(opath, sizeof opath, "%s/f%d.o", dir, i);
+    snprintf(sopath, sizeof sopath, "%s/f%d.so", dir, i);
+    snprintf(epath, sizeof epath, "%s/f%d.err", dir, i);
+    errno = 0;
+    char *text = read_text(path), *asmtext = NULL;
+    int np = text ? shapes_params(text) : -1;
+    if (!text) {
+        fprintf(stderr, "ecopt_bench_asm: %s: %s\n", path, strerror(errno ? errno : EIO));
+        rc = 2;
+    } else if (np >= 0 && (uint32_t)np != narr) {
+        fprintf(stderr, "ecopt_bench_asm: %s: its Shapes line has %d arrays, the program %u\n", path, np, narr);
+        rc = 2;
+    } else if (kind == KIND_NASM) {
+        if (globl_symbol(text, 1, sym, sizeof sym) != 0) {
+            fprintf(stderr, "ecopt_bench_asm: %s: no global symbol (a NASM file: its name ends in .asm)\n", path);
+            rc = 2;
+        } else {
+            av[n++] = (char *)"nasm";
+            av[n++] = (char *)"-f";
+            av[n++] = (char *)"elf64";
+            for (int k = 0; k < ninc; k++) { /* nasm prefixes the folder as given to the included name */
+                size_t len = strlen(incs[k]);
+                snprintf(incbuf[k], sizeof incbuf[k], "-I%s%s", incs[k], len && incs[k][len - 1] == '/' ? "" : "/");
+                av[n++] = incbuf[k];
+            }
+            av[n++] = (char *)"-o";
+            av[n++] = opath;
+            av[n++] = (char *)path;
+            av[n] = NULL;
+            if ((r = run_tool(av, epath)) != 0) {
+                rc = tool_failed(path, "nasm -f elf64", r, epath);
+            } else {
+                char *lv[] = { (char *)"cc", (char *)"-shared", (char *)"-Wl,-z,noexecstack", (char *)"-o", sopath,
+                               opath, NULL };
+                if ((r = run_tool(lv, epath)) != 0)
+                    rc = tool_failed(path, "cc -shared", r, epath);
+            }
+        }
+    } else {
+        if (kind == KIND_CPP) { /* cc -E: its line markers keep the assembler's messages on the file's lines */
+            av[n++] = (char *)"cc";
+            av[n++] = (char *)"-E";
+            av[n++] = (char *)"-x";
+            av[n++] = (char *)"assembler-with-cpp";
+            for (int k = 0; k < ninc; k++) {
+                snprintf(incbuf[k], sizeof incbuf[k], "-I%s", incs[k]);
+                av[n++] = incbuf[k];
+            }
+            av[n++] = (char *)"-o";
+            av[n++] = ipath;
+            av[n++] = (char *)path;
+            av[n] = NULL;
+            if ((r = run_tool(av, epath)) != 0)
+                rc = tool_failed(path, "cc -E", r, epath);
+            else if (!(asmtext = read_text(ipath))) {
+                fprintf(stderr, "ecopt_bench_asm: %s: its preprocessed text: %s\n", path, strerror(errno ? errno : EIO));
+                rc = 3;
+            }
+        }
+        const char *t = asmtext ? asmtext : text;
+        if (rc != 0) {
+        } else if (globl_symbol(t, 0, sym, sizeof sym) != 0) {
+            fprintf(stderr, "ecopt_bench_asm: %s: no .globl symbol\n", path);
+            rc = 2;
+        } else if (write_unhidden(t, spath) != 0) {
+            fprintf(stderr, "ecopt_bench_asm: %s: %s\n", spath, strerror(errno ? errno : EIO));
+            rc = 3;
+        } else {
+            char *cv[] = { (char *)"cc", (char *)"-fPIC", (char *)"-shared", (char *)"-Wl,-z,noexecstack",
+                           (char *)"-o", sopath, spath, NULL };
+            if ((r = run_tool(cv, epath)) != 0)
+                rc = tool_failed(path, "cc -fPIC -shared", r, epath);
+        }
+    }
+    if (rc == 0 && !(*dl = dlopen(sopath, RTLD_NOW | RTLD_LOCAL))) {
+        fprintf(stderr, "ecopt_bench_asm: %s: dlopen: %s\n", path, dlerror());
+        rc = 2;
+    } else if (rc == 0) {
+        void *p = dlsym(*dl, sym);
+        if (!p) {
+            fprintf(stderr, "ecopt_bench_asm: %s: symbol %s not found\n", path, sym);
+            rc = 2;
+        }
+        memcpy(fn, &p, sizeof p); /* object pointer to function pointer (POSIX dlsym) */
+    }
+    free(text);
+    free(asmtext);
+    unlink(ipath);
+    unlink(spath);
+    unlink(opath);
+    unlink(sopath);
+    unlink(epath);
+    return rc;
+}
+
 static int usage(const char *msg)
 {
     FILE *o = msg ? stderr : stdout;
     if (msg)
         fprintf(stderr, "ecopt_bench_asm: %s\n", msg);
     fprintf(o, "usage: ecopt_bench_asm --ir PROGRAM.ir [--runs N] [--rounds R] [--cpu C]\n"
-               "                       [--objective latency|throughput] A.S B.S ...\n"
-               "  (2 to %d files; runs 1..%d, default 5; rounds 1..1001, default 101, at least 31 advised;\n"
+               "                       [--objective latency|throughput] [-I DIR]... A.S B.S ...\n"
+               "  (2 to %d files, labelled A-Z, a-z: FILE.S preprocessed (cc -E, with the -I folders) and\n"
+               "  assembled by cc, FILE.s assembled by cc, FILE.asm NASM (nasm -f elf64, with the -I folders);\n"
+               "  -I up to %d times; runs 1..%d, default 5; rounds 1..1001, default 101, at least 31 advised;\n"
                "  cpu: default the one it starts on; objective: throughput (default), independent calls, or\n"
                "  latency, a dependent chain: the first output fed back as the first input, as ecopt opt does)\n"
                "exit status: 0; 1 a measurement failed; 2 bad usage or input (an option or its value, --cpu not a\n"
-               "  CPU of this machine, an unreadable or malformed file, an assembler error, a missing symbol);\n"
-               "  3 the environment failed (the CPU exists but this process may not run on it, the temporary\n"
-               "  directory cannot be created); the same codes as ecopt_bench\n",
-            MAX_FILES, MAX_RUNS);
+               "  CPU of this machine, an -I that is not a folder, an unreadable or malformed file, a preprocessor\n"
+               "  or assembler error, a missing symbol); 3 the environment failed (the CPU exists but this process\n"
+               "  may not run on it, the temporary directory cannot be created, cc or nasm cannot be run); the same\n"
+               "  codes as ecopt_bench\n",
+            MAX_FILES, MAX_INCLUDES, MAX_RUNS);
     return msg ? 2 : 0;
 }
 
 int main(int argc, char **argv)
 {
-    const char *irpath = NULL, *files[MAX_FILES];
-    int nf = 0, runs = 5, rounds = 101, cpu = -1;
+    const char *irpath = NULL, *files[MAX_FILES], *incs[MAX_INCLUDES];
+    int nf = 0, ninc = 0, runs = 5, rounds = 101, cpu = -1;
     static const char *const opts[5] = {"--ir", "--runs", "--rounds", "--cpu", "--objective"};
     int seen[5] = {0};
     measure_objective objective = MEASURE_THROUGHPUT;
@@ -363,6 +527,18 @@ int main(int argc, char **argv)
                 cpu = (int)(x >= 0 && x < 4096 ? x : -2);
             if (runs < 0 || rounds < 0 || cpu == -2)
                 return usage("a value out of range");
+        } else if (!strncmp(a, "-I", 2)) {
+            const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
+            struct stat st;
+            if (!v || !v[0])
+                return usage("-I without its folder");
+            if (ninc == MAX_INCLUDES)
+                return usage("-I given too many times");
+            if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "ecopt_bench_asm: -I %s: not a folder\n", v);
+                return 2;
+            }
+            incs[ninc++] = v;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             return usage(NULL);
         } else if (a[0] == '-' && a[1]) {
@@ -374,7 +550,7 @@ int main(int argc, char **argv)
         }
     }
     if (!irpath || nf < 2)
-        return usage(!irpath ? "--ir is required" : "at least two .S files");
+        return usage(!irpath ? "--ir is required" : "at least two files");
 
     char err[512];
     char *irtext = read_text(irpath);
@@ -437,45 +613,8 @@ int main(int argc, char **argv)
     void *dl[MAX_FILES] = {0};
     measure_fn fns[MAX_FILES];
     int rc = 0;
-    for (int i = 0; i < nf && rc == 0; i++) {
-        char sym[256], spath[600], sopath[600], epath[600], line[300];
-        errno = 0;
-        char *text = read_text(files[i]);
-        int np = text ? shapes_params(text) : -1;
-        snprintf(spath, sizeof spath, "%s/f%d.S", dir, i);
-        snprintf(sopath, sizeof sopath, "%s/f%d.so", dir, i);
-        snprintf(epath, sizeof epath, "%s/f%d.err", dir, i);
-        if (!text) {
-            fprintf(stderr, "ecopt_bench_asm: %s: %s\n", files[i], strerror(errno ? errno : EIO));
-            rc = 2;
-        } else if (globl_symbol(text, sym, sizeof sym) != 0) {
-            fprintf(stderr, "ecopt_bench_asm: %s: no .globl symbol\n", files[i]);
-            rc = 2;
-        } else if (np >= 0 && (uint32_t)np != f->narr) {
-            fprintf(stderr, "ecopt_bench_asm: %s: its Shapes line has %d arrays, the program %u\n", files[i], np,
-                    f->narr);
-            rc = 2;
-        } else if (write_unhidden(text, spath) != 0 || assemble(spath, sopath, epath) != 0) {
-            first_line(epath, line, sizeof line);
-            fprintf(stderr, "ecopt_bench_asm: %s: cc -fPIC -shared failed%s%s\n", files[i], line[0] ? ": " : "",
-                    line);
-            rc = 2;
-        } else if (!(dl[i] = dlopen(sopath, RTLD_NOW | RTLD_LOCAL))) {
-            fprintf(stderr, "ecopt_bench_asm: %s: dlopen: %s\n", files[i], dlerror());
-            rc = 2;
-        } else {
-            void *p = dlsym(dl[i], sym);
-            if (!p) {
-                fprintf(stderr, "ecopt_bench_asm: %s: symbol %s not found\n", files[i], sym);
-                rc = 2;
-            }
-            memcpy(&fns[i], &p, sizeof p); /* object pointer to function pointer (POSIX dlsym) */
-        }
-        free(text);
-        unlink(spath);
-        unlink(sopath);
-        unlink(epath);
-    }
+    for (int i = 0; i < nf && rc == 0; i++)
+        rc = load_file(files[i], i, dir, incs, ninc, f->narr, &dl[i], &fns[i]);
     sigset_t was; /* the handler and this removal never run at once */
     tmp_signals_hold(&was);
     rm_tree(dir);
@@ -503,7 +642,7 @@ int main(int argc, char **argv)
            "paired ratio to A\n",
            irpath, runs, rounds, pinned, measure_unit(), measure_objective_name(objective));
     for (int i = 0; i < nf; i++)
-        printf("  %c = %s\n", 'A' + i, files[i]);
+        printf("  %c = %s\n", label(i), files[i]);
     fflush(stdout);
     for (int r = 0; r < runs && q; r++) {
         double res[MAX_FILES], ratio[MAX_FILES];
@@ -514,7 +653,7 @@ int main(int argc, char **argv)
         }
         printf("run %3d:", r + 1);
         for (int i = 0; i < nf; i++) {
-            printf("  %c %9.1f / %.4f", 'A' + i, res[i], ratio[i]);
+            printf("  %c %9.1f / %.4f", label(i), res[i], ratio[i]);
             q[(size_t)i * (size_t)runs + (size_t)r] = ratio[i];
         }
         printf("\n");
@@ -529,7 +668,7 @@ int main(int argc, char **argv)
             double *v = q + (size_t)i * (size_t)runs;
             qsort(v, (size_t)runs, sizeof *v, cmp_double);
             double med = runs % 2 ? v[runs / 2] : 0.5 * (v[runs / 2 - 1] + v[runs / 2]);
-            printf("  %c %.4f [%.4f-%.4f]", 'A' + i, med, v[0], v[runs - 1]);
+            printf("  %c %.4f [%.4f-%.4f]", label(i), med, v[0], v[runs - 1]);
         }
         printf("\n");
     }

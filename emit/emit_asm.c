@@ -7,7 +7,8 @@
  * Each node: lock the registers of its operands, bring the operands it needs into registers (reloading spilled
  * ones, materialising constants that are not immediates), pick the destination (the register of an operand that
  * dies here, else a fresh one: free, or freed by spilling the value whose next use is furthest), then the flags,
- * then the instruction. The walk runs twice: the first finds the frame size and the callee-saved registers used,
+ * then the instruction. Registers that hold a known constant (kvalid: written by mov_imm, by no instruction since)
+ * are reused for that constant. The walk runs twice: the first finds the frame size and the callee-saved registers used,
  * the second, identical in every decision, writes the text with the final stack offsets.
  *
  * Instruction semantics: Intel 64 and IA-32 Architectures SDM, vol. 2 (ADCX, ADOX, MULX, SHRD, CMOVcc, SETcc, NEG,
@@ -73,6 +74,11 @@ typedef struct {
     uint8_t *need_kill;     /* input j: a value loaded from it is used at or after kill[j] */
     uint32_t *tmp;          /* node_uses scratch */
     bool known0[3];
+    uint32_t zf_val;        /* ZF = (this value != 0): a testq of its register and no flag write since (IR_NOVAL:
+                               unknown) */
+    bool kvalid[NREG];      /* register r holds the constant kreg[r]: written by mov_imm and by no instruction
+                               since (ins reads the registers each instruction writes off its text) */
+    uint64_t kreg[NREG];
     uint32_t cur;
     /* frame (pass 2) */
     unsigned frame, npush;
@@ -128,7 +134,29 @@ static void put(ctx *c, const char *fmt, ...)
     }
 }
 
-/* one instruction */
+/* the general-purpose register an operand text names ("%rax", "%r8d", "%al"), -1 for anything else (memory, an
+ * immediate, an xmm register) */
+static int reg_named(const char *s, size_t n)
+{
+    while (n && (*s == ' ' || *s == '\t'))
+        s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n < 2 || s[0] != '%')
+        return -1;
+    for (int r = 0; r < NREG; r++) {
+        const char *names[3] = { R64[r], R32[r], R8N[r] };
+        for (int k = 0; k < 3; k++)
+            if (strlen(names[k]) == n - 1 && !strncmp(names[k], s + 1, n - 1))
+                return r;
+    }
+    return -1;
+}
+
+/* one instruction. The registers it writes lose their known constant (kvalid): every instruction the emitter
+ * writes names its destinations as its last operand (mulx: its last two), and writes no register implicitly but
+ * mulq (target x86-64: rax and rdx), so the text says which ones they are. Counting the last operand of an instruction that only reads it (test, push)
+ * merely forgets a constant. */
 static void ins(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ins(ctx *c, const char *fmt, ...)
 {
@@ -139,6 +167,37 @@ static void ins(ctx *c, const char *fmt, ...)
     va_end(ap);
     put(c, "\t%s\n", line);
     c->st.ninsns++;
+    /* operands: split at the commas outside parentheses, after the mnemonic */
+    const char *p = line;
+    while (*p && *p != ' ' && *p != '\t')
+        p++;
+    const char *op[4];
+    size_t opn[4];
+    int nop = 0, depth = 0;
+    const char *start = p;
+    for (const char *q = p;; q++) {
+        if (*q == '(')
+            depth++;
+        else if (*q == ')')
+            depth--;
+        if (*q == 0 || (*q == ',' && depth == 0)) {
+            if (nop < 4 && q > start) {
+                op[nop] = start;
+                opn[nop++] = (size_t)(q - start);
+            }
+            if (!*q)
+                break;
+            start = q + 1;
+        }
+    }
+    int nw = !strncmp(line, "mulx", 4) ? 2 : 1;
+    for (int k = nop - 1; k >= 0 && k >= nop - nw; k--) {
+        int r = reg_named(op[k], opn[k]);
+        if (r >= 0)
+            c->kvalid[r] = false;
+    }
+    if (!strncmp(line, "mulq ", 5)) /* target x86-64: mulq reads its operand and writes rdx:rax implicitly */
+        c->kvalid[RAX] = c->kvalid[RDX] = false;
 }
 
 /* ---- values and uses ---------------------------------------------------------------------------------------- */
@@ -239,14 +298,67 @@ static bool fits_s32(uint64_t k)
     return k <= 0x7fffffffu || k >= 0xffffffff80000000u;
 }
 
+static void clobber(ctx *c, int mask, uint32_t consumed);
+
+/* no flag holds a carry that is still needed (whether or not it also has a copy: a node may still read it from
+ * the flag) */
+static bool flags_free(ctx *c)
+{
+    for (int fl = 1; fl <= 2; fl++)
+        if (c->flagv[fl] != IR_NOVAL && used_at_or_after(c, c->flagv[fl]))
+            return false;
+    return true;
+}
+
+/* the constant k into r; r then keeps k as a known constant (kvalid) until an instruction writes it. A zero is
+ * `xorl r, r` when no flag holds anything live: it clears CF and OF too (Intel SDM vol. 2 "XOR"), so a chain that
+ * starts next needs no testq or clc. */
 static void mov_imm(ctx *c, uint64_t k, int r)
 {
-    if (k <= 0xffffffffu)
+    if (k == 0 && flags_free(c)) {
+        clobber(c, 3, IR_NOVAL);
+        ins(c, "xorl %%%s, %%%s", R32[r], R32[r]);
+        c->known0[1] = c->known0[2] = true;
+    } else if (k <= 0xffffffffu)
         ins(c, "movl $%llu, %%%s", (unsigned long long)k, R32[r]);
     else if (fits_s32(k))
         ins(c, "movq $%lld, %%%s", (long long)(int64_t)k, R64[r]);
     else
         ins(c, "movabsq $0x%llx, %%%s", (unsigned long long)k, R64[r]);
+    c->kvalid[r] = true;
+    c->kreg[r] = k;
+}
+
+/* a free, unlocked register holding the constant k (-1: none) */
+static int find_k(ctx *c, uint64_t k)
+{
+    for (int i = 0; i < 15; i++) {
+        int r = c->order[i];
+        if (c->regv[r] == FREE && !c->lock[r] && c->kvalid[r] && c->kreg[r] == k)
+            return r;
+    }
+    return -1;
+}
+
+/* the free register a new value takes (-1: none; avoid: never that one): a free one that holds no known
+ * constant and costs no push (caller-saved, or a callee-saved one already used), else one that holds a constant
+ * (it is rematerialised when needed again), else a new callee-saved one */
+static int free_reg(ctx *c, int avoid)
+{
+    int second = -1, third = -1;
+    for (int i = 0; i < 15; i++) {
+        int r = c->order[i];
+        if (c->regv[r] != FREE || c->lock[r] || r == avoid)
+            continue;
+        bool callee = r == RBX || r == RBP || r >= R12;
+        if (!c->kvalid[r] && (!callee || c->used[r]))
+            return r;
+        if (c->kvalid[r] && second < 0)
+            second = r;
+        if (!c->kvalid[r] && third < 0)
+            third = r;
+    }
+    return second >= 0 ? second : third;
 }
 
 /* empty register r: spill its value to a slot when it has no memory copy and is used again */
@@ -288,12 +400,10 @@ static void claim(ctx *c, int r, int owner)
 /* a register for this node (locked, marked TEMP), freeing one by Belady's rule when none is free */
 static int alloc_reg(ctx *c, int avoid)
 {
-    for (int i = 0; i < 15; i++) {
-        int r = c->order[i];
-        if (c->regv[r] == FREE && !c->lock[r] && r != avoid) {
-            claim(c, r, TEMP);
-            return r;
-        }
+    int fr = free_reg(c, avoid);
+    if (fr >= 0) {
+        claim(c, fr, TEMP);
+        return fr;
     }
     int best = -1;
     uint32_t bestu = 0;
@@ -374,7 +484,12 @@ static int ensure_reg(ctx *c, uint32_t v)
 static int reg_of(ctx *c, uint32_t v)
 {
     if (is_const(c, v)) {
-        int r = alloc_reg(c, -1);
+        int r = find_k(c, kval(c, v));
+        if (r >= 0) {
+            claim(c, r, TEMP);
+            return r;
+        }
+        r = alloc_reg(c, -1);
         mov_imm(c, kval(c, v), r);
         return r;
     }
@@ -400,6 +515,20 @@ static void src_op(ctx *c, uint32_t v, bool imm_ok, char *s, size_t n)
  * steal allows it, else a fresh copy */
 static int dst_from(ctx *c, uint32_t v, bool steal)
 {
+    if (!is_const(c, v) && c->v[v].reg < 0 && !in_flag(c, v, F_CF) && !in_flag(c, v, F_OF) && has_copy(c, v) &&
+        !dies(c, v)) {
+        /* v stays where it is (memory or xmm) and is read straight into the destination: one load, where
+         * bringing v into a register and copying it there takes two */
+        int d = alloc_reg(c, -1);
+        char m[48];
+        if (c->v[v].xmm >= 0)
+            snprintf(m, sizeof m, "%%xmm%d", c->v[v].xmm);
+        else
+            mem_of(c, v, m, sizeof m);
+        ins(c, "movq %s, %%%s", m, R64[d]);
+        c->st.nreloads++;
+        return d;
+    }
     if (!is_const(c, v)) {
         int r = ensure_reg(c, v);
         if (steal && dies(c, v)) {
@@ -411,7 +540,12 @@ static int dst_from(ctx *c, uint32_t v, bool steal)
         ins(c, "movq %%%s, %%%s", R64[r], R64[d]);
         return d;
     }
-    int d = alloc_reg(c, -1);
+    int d = find_k(c, kval(c, v));
+    if (d >= 0) {
+        claim(c, d, TEMP); /* the instruction that writes d forgets the constant */
+        return d;
+    }
+    d = alloc_reg(c, -1);
     mov_imm(c, kval(c, v), d);
     return d;
 }
@@ -437,6 +571,8 @@ static int dst_any(ctx *c, uint32_t a, uint32_t b)
  * value the instruction itself reads from that flag, needed only if used after this node) */
 static void clobber(ctx *c, int mask, uint32_t consumed)
 {
+    if (mask == 3) /* every flag-writing instruction but adcx, adox, clc and stc writes ZF */
+        c->zf_val = IR_NOVAL;
     for (int fl = F_CF; fl <= F_OF; fl++) {
         if (!(mask & (fl == F_CF ? 1 : 2)))
             continue;
@@ -553,12 +689,29 @@ static void do_addcarryx(ctx *c, const ir_node *n, uint8_t dec)
     bool of = in_flag(c, cin, F_OF) ||
               ((dec & EMIT_ASM_D_OF) && !c->x64 && (is_const(c, cin) && kval(c, cin) == 0 &&
                                          (c->known0[F_OF] || !flag_holds_live(c, F_CF))));
+    /* the OF chain asked for while CF holds a live carry and OF nothing: OF is cleared without touching CF by
+     * `adox t, t` of a zero t (0 + 0 + OF < 2: no carry out), instead of saving the CF carry for a testq */
+    bool of_clear = false;
+    if (!of && !c->x64 && (dec & EMIT_ASM_D_OF) && is_const(c, cin) && kval(c, cin) == 0 &&
+        !flag_holds_live(c, F_OF) && !c->known0[F_OF])
+        of = of_clear = true;
     char s[48];
     if (of) {
         /* adox: both operands in registers */
         src_op(c, b, false, s, sizeof s);
         int d = dst_from(c, a, true);
-        if (!in_flag(c, cin, F_OF) && !c->known0[F_OF]) {
+        if (!in_flag(c, cin, F_OF) && !c->known0[F_OF] && of_clear) {
+            int t = find_k(c, 0);
+            if (t >= 0)
+                claim(c, t, TEMP);
+            else {
+                t = alloc_reg(c, -1);
+                mov_imm(c, 0, t);
+            }
+            clobber(c, M_OF, IR_NOVAL);
+            ins(c, "adox %%%s, %%%s", R64[t], R64[t]);
+            c->known0[F_OF] = true;
+        } else if (!in_flag(c, cin, F_OF) && !c->known0[F_OF]) {
             clobber(c, M_ALL, IR_NOVAL);
             ins(c, "testq %%%s, %%%s", R64[d], R64[d]); /* CF = OF = 0 */
             c->known0[F_CF] = c->known0[F_OF] = true;
@@ -618,18 +771,19 @@ static void into_rdx(ctx *c, uint32_t v)
         return;
     }
     int w = c->regv[RDX];
-    if (w >= 0 && !c->lock[RDX] && !used_at_or_after(c, (uint32_t)w)) {
+    /* an occupant that is dead, or that has a copy in memory (a slot, a stack argument, its input limb), is
+     * dropped rather than moved: reading it back later costs at most the load the move costs now, and nothing
+     * when that use takes a memory operand */
+    if (w >= 0 && ((!c->lock[RDX] && !used_at_or_after(c, (uint32_t)w)) || has_mem(c, (uint32_t)w))) {
         release(c, RDX);
+        c->lock[RDX] = false;
         w = FREE;
     }
     if (w >= 0 || w == TEMP) {
         /* move the occupant elsewhere (a free register, or a spill) */
         bool locked = c->lock[RDX];
         c->lock[RDX] = true;
-        int r = -1;
-        for (int i = 0; i < 15 && r < 0; i++)
-            if (c->regv[c->order[i]] == FREE && !c->lock[c->order[i]])
-                r = c->order[i];
+        int r = free_reg(c, RDX);
         if (r < 0 && (locked || w == TEMP))
             r = alloc_reg(c, RDX);
         if (r >= 0) {
@@ -647,7 +801,8 @@ static void into_rdx(ctx *c, uint32_t v)
     }
     c->lock[RDX] = true; /* not for an address register of the load below */
     if (is_const(c, v)) {
-        mov_imm(c, kval(c, v), RDX);
+        if (!(c->kvalid[RDX] && c->kreg[RDX] == kval(c, v)))
+            mov_imm(c, kval(c, v), RDX);
         claim(c, RDX, TEMP);
         return;
     }
@@ -711,9 +866,12 @@ static void do_mulx(ctx *c, const ir_node *n, uint8_t dec)
     int cand[2] = { -1, -1 }, nc = 0;
     if (ry >= 0 && ry != RDX && (c->regv[ry] == TEMP || (c->regv[ry] >= 0 && dies(c, (uint32_t)c->regv[ry]))))
         cand[nc++] = ry;
-    for (int i = 0; i < 15 && nc < 2; i++)
-        if (c->regv[c->order[i]] == FREE && !c->lock[c->order[i]])
-            cand[nc++] = c->order[i];
+    while (nc < 2) {
+        int r = free_reg(c, nc ? cand[0] : -1);
+        if (r < 0 || (nc && r == cand[0]))
+            break;
+        cand[nc++] = r;
+    }
     if (nc < 2 && (c->regv[RDX] == TEMP || (c->regv[RDX] >= 0 && dies(c, (uint32_t)c->regv[RDX]))))
         cand[nc++] = RDX;
     for (int i = 0; i < nc; i++) {
@@ -740,11 +898,7 @@ static void vacate(ctx *c, int R)
     if (w != FREE) {
         bool locked = c->lock[R];
         c->lock[R] = true;
-        int r = -1;
-        for (int i = 0; i < 15 && r < 0; i++)
-            if (c->regv[c->order[i]] == FREE && !c->lock[c->order[i]] && c->order[i] != RAX &&
-                c->order[i] != RDX) /* not into the other one mulq takes: it would move again */
-                r = c->order[i];
+        int r = free_reg(c, R == RAX ? RDX : RAX); /* not into the other one mulq takes: it would move again */
         if (r < 0 && w == TEMP)
             r = alloc_reg(c, R);
         if (r >= 0) {
@@ -1209,18 +1363,21 @@ static void do_cmov(ctx *c, const ir_node *n)
             set_res(c, res, d);
             return;
         }
-        int rc = fl ? -1 : ensure_reg(c, cond);
+        int rc = fl || c->zf_val == cond ? -1 : ensure_reg(c, cond);
         int rn = reg_of(c, nz);
         d = dst_from(c, z, true);
+        if (!fl && rc < 0 && c->zf_val != cond) /* a zero idiom (mov_imm) just wrote the flags */
+            rc = ensure_reg(c, cond);
         const char *cc = "nz";
         if (fl == F_CF)
             cc = "c";
         else if (fl == F_OF)
             cc = "o";
-        else {
+        else if (c->zf_val != cond) { /* ZF still says cond != 0 after an earlier test: no second one */
             clobber(c, M_ALL, IR_NOVAL);
             ins(c, "testq %%%s, %%%s", R64[rc], R64[rc]);
             c->known0[F_CF] = c->known0[F_OF] = true;
+            c->zf_val = cond;
         }
         ins(c, "cmov%sq %%%s, %%%s", cc, R64[rn], R64[d]);
     }
@@ -1264,10 +1421,7 @@ static void do_store(ctx *c, const ir_node *n)
         if (a->home_arr < 0 || !((kill >> a->home_arr) & 1) || a->reg >= 0 || a->slot >= 0 || a->xmm >= 0 ||
             !used_at_or_after(c, w))
             continue;
-        int r = -1;
-        for (int i = 0; i < 15 && r < 0; i++)
-            if (c->regv[c->order[i]] == FREE && !c->lock[c->order[i]])
-                r = c->order[i];
+        int r = free_reg(c, -1);
         char m[48];
         if (r >= 0) { /* into a free register (a spill later if it must leave) */
             mem_of(c, w, m, sizeof m);
@@ -1434,6 +1588,8 @@ static int walk(ctx *c)
     c->nslots = 0;
     c->flagv[F_CF] = c->flagv[F_OF] = IR_NOVAL;
     c->known0[F_CF] = c->known0[F_OF] = false;
+    c->zf_val = IR_NOVAL;
+    memset(c->kvalid, 0, sizeof c->kvalid);
     memset(c->alias_dead, 0, sizeof c->alias_dead);
     memset(&c->st, 0, sizeof c->st);
     c->len = 0;

@@ -37,7 +37,13 @@
  * one that can be read again from its input array is not stored at all; a spilled value is used from its slot as a
  * memory operand where the instruction allows one. With EMIT_ASM_D_XMM on its defining node a value spills to the
  * first free xmm register instead (movq), kept there until its last use and moved back into a register (movq)
- * before each use. */
+ * before each use. A register written with an immediate keeps that constant while it is free and no instruction
+ * writes it: a later use of the same constant (38 in rdx for the next mulx, a zero for adcx/adox) takes it without
+ * a new mov, and free registers holding no constant are allocated first. A zero is `xorl r, r` when no flag holds
+ * a live value (it also clears CF and OF). When rdx must take a mulx operand, a value in rdx that has a copy in
+ * memory is dropped rather than moved; a destination copied from a value that stays in memory or xmm is loaded
+ * there directly; cmovnzq reuses the ZF of an earlier testq of its condition when no instruction wrote ZF since;
+ * an OF chain (EMIT_ASM_D_OF) that starts while CF holds a live carry clears OF with `adox t, t` of a zero t. */
 #ifndef ECOPT_EMIT_ASM_H
 #define ECOPT_EMIT_ASM_H
 

@@ -15,6 +15,7 @@ static const char *const method_names[GEN_NMETHODS] = {
     [GEN_SOLINAS_SATURATED] = "solinas-saturated",
     [GEN_MONTGOMERY] = "montgomery",
     [GEN_SOLINAS_SATURATED_2CHAIN] = "solinas-saturated-2chain",
+    [GEN_MONTGOMERY_SPARSE] = "montgomery-sparse",
 };
 
 int gen_method_parse(const char *s, gen_method *out)
@@ -145,6 +146,7 @@ static bool method_has(gen_method m, ir_kind op)
     case GEN_SOLINAS_SATURATED_2CHAIN:
         return op == IR_KIND_MUL || op == IR_KIND_SQUARE;
     case GEN_MONTGOMERY:
+    case GEN_MONTGOMERY_SPARSE:
         return op == IR_KIND_MUL || op == IR_KIND_SQUARE || op == IR_KIND_ADD || op == IR_KIND_SUB
                || op == IR_KIND_OPP || op == IR_KIND_TO_MONT || op == IR_KIND_FROM_MONT;
     default:
@@ -218,7 +220,8 @@ ir_func *gen_build(const gen_spec *s, char *err, size_t errlen)
             limbw[i] = 64;
         break;
     case GEN_MONTGOMERY:
-        f = gen_montgomery(p, s->limbs, s->op, name, err, errlen);
+    case GEN_MONTGOMERY_SPARSE:
+        f = gen_montgomery(p, s->limbs, s->op, name, err, errlen, s->method == GEN_MONTGOMERY_SPARSE);
         for (unsigned i = 0; i < s->limbs; i++)
             limbw[i] = 64;
         break;
@@ -228,11 +231,12 @@ ir_func *gen_build(const gen_spec *s, char *err, size_t errlen)
     if (!f)
         goto out;
     snprintf(f->prime, sizeof f->prime, "%s", s->prime);
-    f->repr = s->method == GEN_MONTGOMERY ? IR_REPR_MONTGOMERY : IR_REPR_RADIX;
+    bool mont = s->method == GEN_MONTGOMERY || s->method == GEN_MONTGOMERY_SPARSE;
+    f->repr = mont ? IR_REPR_MONTGOMERY : IR_REPR_RADIX;
     f->nlimbw = (uint8_t)s->limbs;
     memcpy(f->limbw, limbw, s->limbs);
     f->kind = s->op;
-    f->pre_lt_p = s->method == GEN_MONTGOMERY;
+    f->pre_lt_p = mont;
 out:
     mpz_clear(p);
     return f;

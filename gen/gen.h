@@ -23,7 +23,12 @@
  *                        cannot prove the top word of the final select below p's top word, and inputs must accept
  *                        what outputs give so that functions compose (`call` checks a caller's limb bounds against
  *                        the callee's inputs); "below p" is the precondition pre_lt_p. n must be exactly
- *                        ceil(bits of p / 64) (every word used). */
+ *                        ceil(bits of p / 64) (every word used).
+ *   montgomery-sparse    the same function as montgomery (same arrays, bounds, precondition and output words, the
+ *                        same ops and spec errors); each reduction round adds m*p as shifted copies of the
+ *                        quotient digit m (signed digits of p, gen/gen_mont.c) and uses mulx only for words of p
+ *                        of signed-digit weight above 3; m' = 1 (p = -1 mod 2^64) takes m = T_0 and drops the
+ *                        low word without a chain. Any odd prime is accepted (a dense p falls back to mulx). */
 #ifndef ECOPT_GEN_H
 #define ECOPT_GEN_H
 
@@ -36,6 +41,7 @@ typedef enum {
     GEN_SOLINAS_SATURATED,   /* p = 2^k - c with c small, n x 64-bit limbs, mulx/addcarryx */
     GEN_MONTGOMERY,          /* word-by-word Montgomery, R = 2^(64 n), inputs and output < p */
     GEN_SOLINAS_SATURATED_2CHAIN, /* as GEN_SOLINAS_SATURATED, rows added by two carry chains (adcx + adox) */
+    GEN_MONTGOMERY_SPARSE,   /* as GEN_MONTGOMERY, m*p by shifts and subtractions where p's words allow */
     GEN_NMETHODS
 } gen_method;
 
@@ -47,7 +53,8 @@ typedef struct {
     const char *name;        /* function name; NULL: gen_default_name() */
 } gen_spec;
 
-/* gen_method_parse — "solinas-unsaturated", "solinas-saturated", "montgomery", "solinas-saturated-2chain".
+/* gen_method_parse — "solinas-unsaturated", "solinas-saturated", "montgomery", "solinas-saturated-2chain",
+ * "montgomery-sparse".
  * 0 or -1. */
 int gen_method_parse(const char *s, gen_method *out);
 const char *gen_method_name(gen_method m);

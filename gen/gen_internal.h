@@ -72,6 +72,9 @@ void mw_set(gen_mw *m, const ir_val *x, unsigned len, const mpz_t max);
  * and the word is not made. */
 void mw_add(gen_b *b, gen_mw *acc, const ir_val *x, unsigned xlen, unsigned off, const mpz_t xmax,
             const mpz_t summax, ir_val *top);
+/* mw_sub — acc -= x (xlen words) for a difference known to be at least 0 and at most resmax (which becomes acc's
+ * maximum; words above it are dropped). One subborrowx chain from word 0. */
+void mw_sub(gen_b *b, gen_mw *acc, const ir_val *x, unsigned xlen, const mpz_t resmax);
 /* mw_mul_word — out = a * y for the multi-word a (maximum a->max) and the word y (maximum ymax): one mulx per
  * word of a (none for a zero word or a constant 0 or 1), then the high halves added in with one carry chain. */
 void mw_mul_word(gen_b *b, gen_mw *out, const gen_mw *a, ir_val y, const mpz_t ymax);
@@ -84,7 +87,10 @@ ir_func *gen_solinas_unsaturated(const mpz_t p, unsigned n, ir_kind op, const ch
 ir_func *gen_solinas_saturated(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen);
 ir_func *gen_solinas_saturated_2chain(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err,
                                      size_t errlen);
-ir_func *gen_montgomery(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen);
+/* gen_montgomery — sparse: the reduction rounds use the form of p (shifts and subtractions for its sparse words,
+ * mulx for the rest; gen_mont.c); the function computed is the same. */
+ir_func *gen_montgomery(const mpz_t p, unsigned n, ir_kind op, const char *name, char *err, size_t errlen,
+                        bool sparse);
 
 
 #endif

@@ -264,6 +264,36 @@ void mw_add(gen_b *b, gen_mw *acc, const ir_val *x, unsigned xlen, unsigned off,
     mpz_clear(nm);
 }
 
+void mw_sub(gen_b *b, gen_mw *acc, const ir_val *x, unsigned xlen, const mpz_t resmax)
+{
+    /* Words at and above len: the difference is below 2^(64 len) and not negative, so what the chain would put
+     * there (the top words of acc minus the borrow) is zero; the chain stops at word len-1 and its last borrow is
+     * dropped. */
+    unsigned len = words_of(resmax);
+    if (len > GEN_MW) {
+        b->failed = true;
+        snprintf(b->f->err, sizeof b->f->err, "a multi-word value needs %u words (at most %u)", len, GEN_MW);
+        return;
+    }
+    ir_val borrow = IR_NOVAL;
+    for (unsigned k = 0; k < len; k++) {
+        ir_val a = nz(b, k < acc->len ? acc->w[k] : IR_NOVAL);
+        ir_val y = nz(b, k < xlen ? x[k] : IR_NOVAL);
+        ir_val r = a;
+        if (y != IR_NOVAL || borrow != IR_NOVAL) {
+            ir_val bo;
+            gb_sbb(b, borrow != IR_NOVAL ? borrow : gb_k1(b, 0), a != IR_NOVAL ? a : gb_k64(b, 0),
+                   y != IR_NOVAL ? y : gb_k64(b, 0), &r, &bo);
+            borrow = k + 1 == len ? IR_NOVAL : bo;
+        }
+        acc->w[k] = r;
+    }
+    for (unsigned k = len; k < GEN_MW; k++)
+        acc->w[k] = IR_NOVAL;
+    acc->len = len;
+    mpz_set(acc->max, resmax);
+}
+
 void mw_mul_word(gen_b *b, gen_mw *out, const gen_mw *a, ir_val y, const mpz_t ymax)
 {
     ir_val lo[GEN_MW], hi[GEN_MW];

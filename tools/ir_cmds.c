@@ -28,6 +28,8 @@ const char cli_gen_help[] =
     "                   montgomery           word-by-word Montgomery, R = 2^(64 N), inputs and output < p\n"
     "                   solinas-saturated-2chain  as solinas-saturated, each row added by two carry chains\n"
     "                                        (low halves, high halves: adcx and adox)\n"
+    "                   montgomery-sparse    as montgomery (the same function), m*p by shifts and subtractions\n"
+    "                                        where p's words are sparse (P-256, P-384), mulx elsewhere\n"
     "  --limbs N        the number of 64-bit words (limbs)\n"
     "  --op OP          mul, square, carry, add, sub, opp (Solinas); mul, square, add, sub, opp,\n"
     "                   to-montgomery, from-montgomery (Montgomery). solinas-saturated(-2chain) has mul and square.\n"
@@ -177,7 +179,8 @@ int cli_cmd_gen(int argc, char **argv)
     spec.prime = o_prime->value;
     if (gen_method_parse(o_method->value, &spec.method) != 0)
         return cli_fail(CLI_USAGE, "--method",
-                        "'%s' is not solinas-unsaturated, solinas-saturated, solinas-saturated-2chain or montgomery",
+                        "'%s' is not solinas-unsaturated, solinas-saturated, solinas-saturated-2chain, montgomery or "
+                        "montgomery-sparse",
                         o_method->value);
     limbs = strtoul(o_limbs->value, &end, 10);
     if (!o_limbs->value[0] || *end || o_limbs->value[0] == '-' || limbs < 1 || limbs > 16)

@@ -140,7 +140,8 @@ static int load_gen(const cli_program_src *p, ir_func **out, char *hex)
     spec.prime = p->prime->value;
     if (gen_method_parse(p->method->value, &spec.method) != 0)
         return cli_fail(CLI_USAGE, "--method",
-                        "'%s' is not solinas-unsaturated, solinas-saturated, solinas-saturated-2chain or montgomery",
+                        "'%s' is not solinas-unsaturated, solinas-saturated, solinas-saturated-2chain, montgomery or "
+                        "montgomery-sparse",
                         p->method->value);
     n = strtoul(p->limbs->value, &end, 10);
     if (!p->limbs->value[0] || *end || p->limbs->value[0] == '-' || n < 1 || n > 16)

@@ -740,6 +740,31 @@ static const char T_h_stack8[] =
     "  store o2[0], y0\n  store o2[1], y1\n  store o2[2], y2\n"
     "end\n";
 
+/* known constants and flags: a borrow chain (CF) interleaved with a carry chain that starts while the borrow is
+ * live (asked on OF, as test_emit_asm's xmm variant asks every chain: OF is cleared by adox of a zero register),
+ * three multiplies by 38 (the constant stays in rdx: one movl), carry chains, three selects on one condition (one
+ * testq: ZF still holds it), and a last select of 0 after the chains (no flag live: the zero is `xorl`, which
+ * writes the flags, so a second testq follows it) */
+static const char T_h_consts[] =
+    "func h_consts\n"
+    "  in a[4]\n"
+    "  in s[1] 0..1\n"
+    "  out o[13]\n"
+    "  a0:u64 = load a[0]\n  a1:u64 = load a[1]\n  a2:u64 = load a[2]\n  a3:u64 = load a[3]\n"
+    "  c:u64 = load s[0]\n"
+    "  v0:u64, f0:u1 = subborrowx.64 0:u1, a2, a3\n  w0:u64, g0:u1 = addcarryx.64 0:u1, a3, a0\n"
+    "  v1:u64, f1:u1 = subborrowx.64 f0, a0, a2\n  w1:u64, g1:u1 = addcarryx.64 g0, a1, a3\n"
+    "  l0:u64, h0:u64 = mulx.64 a0, 38\n  l1:u64, h1:u64 = mulx.64 a1, 38\n  l2:u64, h2:u64 = mulx.64 a2, 38\n"
+    "  r0:u64, k0:u1 = addcarryx.64 0:u1, l0, h1\n  r1:u64, k1:u1 = addcarryx.64 k0, l1, h2\n"
+    "  r2:u64, k2:u1 = addcarryx.64 k1, h0, 0\n"
+    "  x0:u64 = cmovznz c, r0, r1\n  x1:u64 = cmovznz c, r1, r2\n  x2:u64 = cmovznz c, a3, r0\n"
+    "  q0:u64, j0:u1 = addcarryx.64 0:u1, x0, l2\n  q1:u64, j1:u1 = addcarryx.64 j0, x1, 0\n"
+    "  x3:u64 = cmovznz c, 0, a3\n"
+    "  store o[0], x0\n  store o[1], x1\n  store o[2], x2\n  store o[3], q0\n  store o[4], q1\n"
+    "  store o[5], k2\n  store o[6], x3\n  store o[7], g1\n  store o[8], f1\n  store o[9], v0\n"
+    "  store o[10], v1\n  store o[11], w0\n  store o[12], w1\n"
+    "end\n";
+
 /* built by ep_rprog_build (see below) */
 #define T_GENERATED NULL
 
@@ -750,6 +775,7 @@ const ep_rprog ep_rprogs[] = {
     { "h_alias", T_h_alias },
     { "h_carries", T_h_carries },
     { "h_stack8", T_h_stack8 },
+    { "h_consts", T_h_consts },
     { "h_live40", T_GENERATED },
     { "h_alias4", T_GENERATED },
 };

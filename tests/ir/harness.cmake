@@ -28,7 +28,10 @@ endif()
 set(HARNESS_GROUPS
   gen.unsat.25519 gen.unsat.p448 gen.unsat.p521 gen.unsat.poly1305 gen.sat.25519
   gen.mont.p224 gen.mont.p256 gen.mont.p384 gen.mont.secp256k1 gen.mont.p434
-  gen.mont.bls12_381_p gen.mont.bls12_381_r gen.mont.ed25519_l)
+  gen.mont.bls12_381_p gen.mont.bls12_381_r gen.mont.ed25519_l
+  gen.sat.secp256k1 gen.sat2.secp256k1
+  gen.msparse.p224 gen.msparse.p256 gen.msparse.p384 gen.msparse.secp256k1 gen.msparse.p434
+  gen.msparse.bls12_381_r gen.msparse.ed25519_l)
 file(GLOB HARNESS_FIAT_FILES "${HARNESS_FIAT_DIR}/*.json")
 if(NOT HARNESS_FIAT_FILES)
   message(NOTICE "tests/ir/harness.cmake: no fiat-crypto JSON files in ${HARNESS_FIAT_DIR}: not registering "

@@ -2,11 +2,15 @@
 # test_bench_asm.sh — ecopt_bench_asm (bench/bench_asm.c) end to end, briefly: a committed .S against itself gives
 # one run line with three ratios near 1 and a summary line; bad input exits 2 with a message naming the problem, an
 # environment that fails exits 3; a terminating signal leaves nothing in $TMPDIR (also the assembler's temporaries).
+# With ECOPT and SHARED_DIR (and nasm): one of CryptOpt's NASM files and one s2n-bignum .S (its headers by -I) load
+# and give ratios in both objectives; a NASM error, a missing header, a missing nasm are reported.
 # Not a timing assertion beyond "a function against its own copy is within 0.5x-2x".
-# Usage: test_bench_asm.sh ECOPT_BENCH_ASM SOURCE_DIR
+# Usage: test_bench_asm.sh ECOPT_BENCH_ASM SOURCE_DIR [ECOPT SHARED_DIR]
 set -u
 tool=$1
 src=$2
+cli=${3:-}
+shared=${4:-}
 ir=$src/src/curve/formulas/ge_madd_adx.ir
 s=$src/src/field/generated/ecopt_ge_madd_fused_adx.S
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-bench-asm-XXXXXX")
@@ -72,6 +76,51 @@ end
 ADDIR
 check2 "add.ir: --objective latency: its calls cannot be chained: out1\\[0\\] may reach 0x2, above arg1\\[0\\]'s bound 0x1" \
     --ir "$tmp/add.ir" --objective latency "$s" "$s"
+# the peers: CryptOpt's published NASM (.asm) and s2n-bignum's .S, which #includes its headers (-I) and names its
+# symbol through a macro (so only the preprocessed text has the .globl)
+copt=$shared/cryptopt-fiat-amd64/fiat_p256_mul
+s2n=$shared/peers/s2n-bignum
+if [ -n "$cli" ] && [ -d "$copt" ] && [ -f "$s2n/x86/p256/bignum_montmul_p256.S" ] && command -v nasm > /dev/null; then
+    "$cli" ir --fiat "$shared/fiat-json/p256_64.json" --function fiat_p256_mul -o "$tmp/p256.ir" ||
+        fail "ecopt ir: the p256 multiply"
+    co=$(ls "$copt"/*.asm | head -n 1)
+    sm=$s2n/x86/p256/bignum_montmul_p256.S
+    for obj in throughput latency; do
+        "$tool" --ir "$tmp/p256.ir" --runs 1 --rounds 5 --cpu 0 --objective $obj -I "$s2n/include" "$co" "$sm" "$co" \
+            > "$tmp/out" 2> "$tmp/err"
+        rc=$?
+        [ $rc -eq 0 ] || fail "peers, $obj: exit $rc: $(cat "$tmp/err")"
+        grep -q "per call ($obj)" "$tmp/out" || fail "peers, $obj: not said: $(head -n 1 "$tmp/out")"
+        grep -q "^  B = $sm\$" "$tmp/out" || fail "peers, $obj: B is not the s2n file: $(cat "$tmp/out")"
+        grep -q '^ratio to A, median \[min-max\] over 1 runs:  B [0-9.]* \[.*\]  C [0-9.]* ' "$tmp/out" ||
+            fail "peers, $obj: no summary: $(cat "$tmp/out")"
+        awk '/^ratio to A/ { for (i = 1; i <= NF; i++) if ($i == "C") { r = $(i + 1); if (r < 0.5 || r > 2) bad = 1 } }
+             END { exit bad }' "$tmp/out" || fail "peers, $obj: the copy's ratio outside [0.5, 2]: $(cat "$tmp/out")"
+    done
+    # more than 26 files: labelled a, b, ... after Z
+    many=()
+    for ((k = 0; k < 28; k++)); do many+=("$co"); done
+    "$tool" --ir "$tmp/p256.ir" --runs 1 --rounds 3 --cpu 0 "${many[@]}" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    [ $rc -eq 0 ] || fail "28 files: exit $rc: $(cat "$tmp/err")"
+    grep -q '  Z [0-9.]* \[.*\]  a [0-9.]* \[.*\]  b [0-9.]* \[[0-9.-]*\]$' "$tmp/out" ||
+        fail "28 files: not labelled Z, a, b: $(tail -n 1 "$tmp/out")"
+    printf 'SECTION .text\nGLOBAL g\ng:\nmov rax, [ rdi +\nret\n' > "$tmp/badnasm.asm"
+    printf 'SECTION .text\ng:\nret\n' > "$tmp/noglobal.asm"
+    check2 'badnasm\.asm: nasm -f elf64 failed: .*badnasm\.asm:4: error' --ir "$tmp/p256.ir" "$co" "$tmp/badnasm.asm"
+    check2 'noglobal\.asm: no global symbol' --ir "$tmp/p256.ir" "$co" "$tmp/noglobal.asm"
+    check2 'bignum_montmul_p256\.S: cc -E failed: .*_internal_s2n_bignum_x86\.h' --ir "$tmp/p256.ir" "$co" "$sm"
+    check2 'nosuchdir: not a folder' --ir "$tmp/p256.ir" -I "$tmp/nosuchdir" "$co" "$sm"
+    # no nasm on PATH: the environment, exit 3
+    mkdir "$tmp/emptybin"
+    PATH=$tmp/emptybin "$tool" --ir "$tmp/p256.ir" "$co" "$co" > /dev/null 2> "$tmp/err2"
+    r=$?
+    [ $r -eq 3 ] || fail "no nasm: exit $r, want 3"
+    grep -q 'cannot run nasm' "$tmp/err2" || fail "no nasm: stderr '$(cat "$tmp/err2")'"
+    [ -z "$(ls -A "$tmp/td")" ] || fail "peers: files left behind: $(ls -A "$tmp/td")"
+else
+    echo "note: the peer files not tried (no ecopt, no $copt or $s2n, or no nasm)"
+fi
 # a CPU of this machine outside the cgroup's cpuset: the environment refuses it, exit 3 (when there is one)
 cpuset=$(cat /sys/fs/cgroup/cpuset.cpus.effective 2> /dev/null || true)
 if [ -n "$cpuset" ]; then

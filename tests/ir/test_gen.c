@@ -167,7 +167,22 @@ static const field fields[] = {
     { "0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", GEN_MONTGOMERY, 4, NULL }, /* r */
     { "2^252+27742317777372353535851937790883648493", GEN_MONTGOMERY, 4, NULL },       /* edwards25519 l */
     { "(2^255-19)", GEN_MONTGOMERY, 4, NULL },                                          /* p25519, Montgomery */
+    /* montgomery-sparse: p = -1 mod 2^64 (P-256, P-384, P-434), m' of weight 2 (P-384, P-224: m' = -1), a dense low
+     * word (secp256k1, 2^255-19), dense primes that fall back to mulx (BLS12-381 p), one word (2^61-1) */
+    { "2^224-2^96+1", GEN_MONTGOMERY_SPARSE, 4, NULL },
+    { "2^256-2^224+2^192+2^96-1", GEN_MONTGOMERY_SPARSE, 4, NULL },
+    { "2^384-2^128-2^96+2^32-1", GEN_MONTGOMERY_SPARSE, 6, NULL },
+    { "2^256-2^32-977", GEN_MONTGOMERY_SPARSE, 4, NULL },
+    { "2^216*3^137-1", GEN_MONTGOMERY_SPARSE, 7, NULL },
+    { "0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab",
+      GEN_MONTGOMERY_SPARSE, 6, NULL },
+    { "2^252+27742317777372353535851937790883648493", GEN_MONTGOMERY_SPARSE, 4, NULL },
+    { "2^255-19", GEN_MONTGOMERY_SPARSE, 4, NULL },
+    { "2^521-1", GEN_MONTGOMERY_SPARSE, 9, NULL },
+    { "2^61-1", GEN_MONTGOMERY_SPARSE, 1, NULL },
 };
+
+#define IS_MONT(m) ((m) == GEN_MONTGOMERY || (m) == GEN_MONTGOMERY_SPARSE)
 
 static const ir_kind ops_unsat[] = { IR_KIND_MUL, IR_KIND_SQUARE, IR_KIND_CARRY, IR_KIND_ADD, IR_KIND_SUB,
                                      IR_KIND_OPP };
@@ -204,8 +219,8 @@ static int check_shape(const ir_func *f, const gen_spec *s, const mpz_t p)
         bad = 1;
     }
     if (strcmp(f->prime, s->prime) || f->kind != s->op || f->nlimbw != s->limbs
-        || f->repr != (s->method == GEN_MONTGOMERY ? IR_REPR_MONTGOMERY : IR_REPR_RADIX)
-        || f->pre_lt_p != (s->method == GEN_MONTGOMERY)) {
+        || f->repr != (IS_MONT(s->method) ? IR_REPR_MONTGOMERY : IR_REPR_RADIX)
+        || f->pre_lt_p != IS_MONT(s->method)) {
         FAIL("%s: metadata (prime '%s', kind %s, nlimbw %u, repr %d, pre_lt_p %d)", what, f->prime,
              ir_kind_name(f->kind), f->nlimbw, (int)f->repr, (int)f->pre_lt_p);
         bad = 1;
@@ -289,7 +304,7 @@ static int run_one(ctx *c, uint64_t in[2][16])
     }
     mpz_t a, b, want, got, t;
     mpz_inits(a, b, want, got, t, NULL);
-    int mont = c->s->method == GEN_MONTGOMERY;
+    int mont = IS_MONT(c->s->method);
     value_of(a, in[0], f);
     value_of(b, in[1], f);
     value_of(got, out, f);
@@ -339,7 +354,7 @@ static void random_input(ctx *c, unsigned j, uint64_t *x)
     int cls = rnd_class();
     for (unsigned i = 0; i < c->n; i++)
         x[i] = limb_in((rnd() & 7) ? cls : rnd_class(), A->lo[i], A->hi[i]);
-    if (c->s->method == GEN_MONTGOMERY) {
+    if (IS_MONT(c->s->method)) {
         mpz_t v;
         mpz_init(v);
         value_of(v, x, c->f);
@@ -362,7 +377,7 @@ static unsigned edge_inputs(ctx *c, unsigned j, uint64_t e[16][16])
     mpz_init(v);
     const char *vals_sol[] = { "0", "1", "p-1", "p", "p+1", "2p-1", "2p" };
     const char *vals_mont[] = { "0", "1", "2", "p-1", "p-2", "R" };
-    int mont = c->s->method == GEN_MONTGOMERY;
+    int mont = IS_MONT(c->s->method);
     unsigned nv = mont ? 6 : 7;
     for (unsigned k = 0; k < nv; k++) {
         const char *s = mont ? vals_mont[k] : vals_sol[k];
@@ -660,6 +675,10 @@ static const bad_spec bad_specs[] = {
     { "2^607-1", GEN_SOLINAS_UNSATURATED, 10, IR_KIND_ADD, "limbs cannot hold the product: node" },
     /* unknown op for the method */
     { "2^255-19", GEN_MONTGOMERY, 4, IR_KIND_CARRY, "unknown op for the montgomery method: carry" },
+    { "2^255-19", GEN_MONTGOMERY_SPARSE, 4, IR_KIND_CARRY, "unknown op for the montgomery-sparse method: carry" },
+    { "2^255-19", GEN_MONTGOMERY_SPARSE, 3, IR_KIND_MUL, "p has 255 bits: more than 3 x 64" },
+    { "2^224-2^96+1", GEN_MONTGOMERY_SPARSE, 5, IR_KIND_SQUARE, "5 limbs of 64 bits leave the top 1 unused" },
+    { "2^255-21", GEN_MONTGOMERY_SPARSE, 4, IR_KIND_MUL, "not a prime" },
     { "2^255-19", GEN_SOLINAS_UNSATURATED, 5, IR_KIND_TO_MONT, "unknown op for the solinas-unsaturated method" },
     { "2^255-19", GEN_SOLINAS_SATURATED, 4, IR_KIND_ADD, "unknown op for the solinas-saturated method: add" },
     { "2^255-19", GEN_SOLINAS_UNSATURATED, 5, IR_KIND_NONE, "unknown op" },
@@ -718,6 +737,7 @@ static void test_names(void)
         || gen_method_parse("solinas-saturated", &m) || m != GEN_SOLINAS_SATURATED
         || gen_method_parse("montgomery", &m) || m != GEN_MONTGOMERY
         || gen_method_parse("solinas-saturated-2chain", &m) || m != GEN_SOLINAS_SATURATED_2CHAIN
+        || gen_method_parse("montgomery-sparse", &m) || m != GEN_MONTGOMERY_SPARSE
         || !gen_method_parse("barrett", &m))
         FAIL("gen_method_parse");
     static const char *const opn[] = { "mul", "square", "carry", "add", "sub", "opp", "to-montgomery",

@@ -57,6 +57,9 @@ static const gen_group gen_groups[] = {
     { "gen.unsat.p521", GEN_SOLINAS_UNSATURATED, "2^521-1", 9 },
     { "gen.unsat.poly1305", GEN_SOLINAS_UNSATURATED, "2^130-5", 3 },
     { "gen.sat.25519", GEN_SOLINAS_SATURATED, "2^255-19", 4 },
+    /* secp256k1 (SEC 2 2.4.1): p = 2^256 - c with c = 2^32 + 977, one fold multiplier */
+    { "gen.sat.secp256k1", GEN_SOLINAS_SATURATED, "2^256-2^32-977", 4 },
+    { "gen.sat2.secp256k1", GEN_SOLINAS_SATURATED_2CHAIN, "2^256-2^32-977", 4 },
     { "gen.mont.p224", GEN_MONTGOMERY, "2^224-2^96+1", 4 },
     { "gen.mont.p256", GEN_MONTGOMERY, "2^256-2^224+2^192+2^96-1", 4 },
     { "gen.mont.p384", GEN_MONTGOMERY, "2^384-2^128-2^96+2^32-1", 6 },
@@ -69,6 +72,16 @@ static const gen_group gen_groups[] = {
       4 },
     /* edwards25519's group order l (RFC 8032 section 5.1) */
     { "gen.mont.ed25519_l", GEN_MONTGOMERY, "2^252+27742317777372353535851937790883648493", 4 },
+    /* montgomery-sparse: the sparse primes (NIST SP 800-186 3.2.1), p = -1 mod 2^64 (P-256, P-384, P-434), a
+     * dense low word with sparse upper words (secp256k1), m' = 2^32 + 1 (P-384), and a dense prime (mulx only) */
+    { "gen.msparse.p224", GEN_MONTGOMERY_SPARSE, "2^224-2^96+1", 4 },
+    { "gen.msparse.p256", GEN_MONTGOMERY_SPARSE, "2^256-2^224+2^192+2^96-1", 4 },
+    { "gen.msparse.p384", GEN_MONTGOMERY_SPARSE, "2^384-2^128-2^96+2^32-1", 6 },
+    { "gen.msparse.secp256k1", GEN_MONTGOMERY_SPARSE, "2^256-2^32-977", 4 },
+    { "gen.msparse.p434", GEN_MONTGOMERY_SPARSE, "2^216*3^137-1", 7 },
+    { "gen.msparse.bls12_381_r", GEN_MONTGOMERY_SPARSE,
+      "0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 4 },
+    { "gen.msparse.ed25519_l", GEN_MONTGOMERY_SPARSE, "2^252+27742317777372353535851937790883648493", 4 },
 };
 
 static const ir_kind ops_unsat[] = { IR_KIND_MUL, IR_KIND_SQUARE, IR_KIND_CARRY, IR_KIND_ADD, IR_KIND_SUB, IR_KIND_OPP };
@@ -181,11 +194,10 @@ static ir_func *gen_one(const gen_group *g, ir_kind op, const char *name, char *
 
 static void load_gen_group(subjects *ss, const gen_group *g, bool mul_square_only)
 {
-    const ir_kind *ops = g->method == GEN_SOLINAS_UNSATURATED ? ops_unsat
-                         : g->method == GEN_SOLINAS_SATURATED ? ops_sat
-                                                              : ops_mont;
+    bool sat = g->method == GEN_SOLINAS_SATURATED || g->method == GEN_SOLINAS_SATURATED_2CHAIN;
+    const ir_kind *ops = g->method == GEN_SOLINAS_UNSATURATED ? ops_unsat : sat ? ops_sat : ops_mont;
     size_t nops = g->method == GEN_SOLINAS_UNSATURATED ? TU_ARRAY_LEN(ops_unsat)
-                  : g->method == GEN_SOLINAS_SATURATED ? TU_ARRAY_LEN(ops_sat)
+                  : sat                                ? TU_ARRAY_LEN(ops_sat)
                                                        : TU_ARRAY_LEN(ops_mont);
     for (size_t i = 0; i < nops; i++) {
         char err[512];

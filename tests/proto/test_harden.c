@@ -171,6 +171,7 @@ static void run_sk_check(void) {
         free(msg);
         n++;
     }
+    cJSON_Delete(j);
     if (n != 5) tu_fail("expected the 5 vectors of RFC 8032 section 7.1, found %d", n);
     printf("sk_check: %d RFC 8032 7.1 vectors, 128 bytes x 2 flips x 4 signing functions each\n", n);
 }
