@@ -239,6 +239,30 @@ static void sg_s2n(int i) {
 static void vf_s2n(int i) {
     if (bench_s2n_ed25519_verify(sigs[i], msg[i], 64, pubs[i]) != 0) die("s2n-bignum verify rejected");
 }
+/* the same over s2n-bignum's _alt routines (no MULX/ADX), the peer of ecopt's x64 backend */
+static void x_s2n_alt(int i) {
+    uint8_t out[32];
+    if (bench_s2n_alt_x25519(out, scal[i], upt[i]) != 0) die("s2n-bignum alt x25519 failed");
+    sink ^= out[0];
+}
+static void xb_s2n_alt(int i) {
+    uint8_t out[32];
+    bench_s2n_alt_x25519_base(out, scal[i]);
+    sink ^= out[0];
+}
+static void kg_s2n_alt(int i) {
+    uint8_t pub[32];
+    bench_s2n_alt_ed25519_keypair(pub, seeds[i]);
+    sink ^= pub[0];
+}
+static void sg_s2n_alt(int i) {
+    uint8_t sig[64];
+    if (bench_s2n_alt_ed25519_sign(sig, msg[i], 64, sodium_sk[i]) != 0) die("s2n-bignum alt sign failed");
+    sink ^= sig[0];
+}
+static void vf_s2n_alt(int i) {
+    if (bench_s2n_alt_ed25519_verify(sigs[i], msg[i], 64, pubs[i]) != 0) die("s2n-bignum alt verify rejected");
+}
 
 typedef struct {
     char name[32];
@@ -248,15 +272,15 @@ typedef struct {
 
 typedef struct {
     const char *name;
-    void (*ecopt_fn)(int), (*sodium_fn)(int), (*ossl_fn)(int), (*osp_fn)(int), (*s2n_fn)(int);
+    void (*ecopt_fn)(int), (*sodium_fn)(int), (*ossl_fn)(int), (*osp_fn)(int), (*s2n_fn)(int), (*s2n_alt_fn)(int);
 } operation;
 
 static const operation ops[] = {
-    {"X25519 (variable base)", x_ecopt, x_sodium, x_ossl, x_osp, x_s2n},
-    {"X25519 base point", xb_ecopt, xb_sodium, xb_ossl, xb_osp, xb_s2n},
-    {"Ed25519 key generation", kg_ecopt, kg_sodium, kg_ossl, kg_osp, kg_s2n},
-    {"Ed25519 sign (64 B)", sg_ecopt, sg_sodium, sg_ossl, sg_osp, sg_s2n},
-    {"Ed25519 verify (64 B)", vf_ecopt, vf_sodium, vf_ossl, vf_osp, vf_s2n},
+    {"X25519 (variable base)", x_ecopt, x_sodium, x_ossl, x_osp, x_s2n, x_s2n_alt},
+    {"X25519 base point", xb_ecopt, xb_sodium, xb_ossl, xb_osp, xb_s2n, xb_s2n_alt},
+    {"Ed25519 key generation", kg_ecopt, kg_sodium, kg_ossl, kg_osp, kg_s2n, kg_s2n_alt},
+    {"Ed25519 sign (64 B)", sg_ecopt, sg_sodium, sg_ossl, sg_osp, sg_s2n, sg_s2n_alt},
+    {"Ed25519 verify (64 B)", vf_ecopt, vf_sodium, vf_ossl, vf_osp, vf_s2n, vf_s2n_alt},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
 
@@ -470,24 +494,31 @@ static double tick_rate(void) {
 
 /* s2n-bignum's results against ecopt's on the inputs measured (its ops compute the same functions): a peer that
  * computed something else would be timed for nothing */
-static void s2n_check(void) {
+static void s2n_check(int alt) {
+    int (*x25519)(uint8_t *, const uint8_t *, const uint8_t *) = alt ? bench_s2n_alt_x25519 : bench_s2n_x25519;
+    void (*x25519_base)(uint8_t *, const uint8_t *) = alt ? bench_s2n_alt_x25519_base : bench_s2n_x25519_base;
+    void (*keypair)(uint8_t *, const uint8_t *) = alt ? bench_s2n_alt_ed25519_keypair : bench_s2n_ed25519_keypair;
+    int (*sign)(uint8_t *, const uint8_t *, size_t, const uint8_t *) =
+        alt ? bench_s2n_alt_ed25519_sign : bench_s2n_ed25519_sign;
+    int (*verify)(const uint8_t *, const uint8_t *, size_t, const uint8_t *) =
+        alt ? bench_s2n_alt_ed25519_verify : bench_s2n_ed25519_verify;
     for (int i = 0; i < NIN; i++) {
         uint8_t a[32], b[32], sig[64];
-        if (bench_s2n_x25519(a, scal[i], upt[i]) != 0 || ecopt_x25519(b, scal[i], upt[i]) != ECOPT_OK ||
+        if (x25519(a, scal[i], upt[i]) != 0 || ecopt_x25519(b, scal[i], upt[i]) != ECOPT_OK ||
             memcmp(a, b, 32) != 0)
             die("s2n-bignum's X25519 differs from ecopt's");
-        bench_s2n_x25519_base(a, scal[i]);
+        x25519_base(a, scal[i]);
         if (ecopt_x25519_base(b, scal[i]) != ECOPT_OK || memcmp(a, b, 32) != 0)
             die("s2n-bignum's X25519 base point differs from ecopt's");
-        bench_s2n_ed25519_keypair(a, seeds[i]);
+        keypair(a, seeds[i]);
         if (memcmp(a, pubs[i], 32) != 0) die("s2n-bignum's Ed25519 public key differs from ecopt's");
-        if (bench_s2n_ed25519_sign(sig, msg[i], 64, sodium_sk[i]) != 0 || memcmp(sig, sigs[i], 64) != 0)
+        if (sign(sig, msg[i], 64, sodium_sk[i]) != 0 || memcmp(sig, sigs[i], 64) != 0)
             die("s2n-bignum's Ed25519 signature differs from ecopt's");
-        if (bench_s2n_ed25519_verify(sigs[i], msg[i], 64, pubs[i]) != 0)
+        if (verify(sigs[i], msg[i], 64, pubs[i]) != 0)
             die("s2n-bignum's Ed25519 verification rejects ecopt's signature");
         memcpy(sig, sigs[i], 64);
         sig[5] ^= 4;
-        if (bench_s2n_ed25519_verify(sig, msg[i], 64, pubs[i]) == 0)
+        if (verify(sig, msg[i], 64, pubs[i]) == 0)
             die("s2n-bignum's Ed25519 verification accepts a changed signature");
     }
 }
@@ -554,7 +585,8 @@ static void setup(void) {
             EVP_PKEY_derive_set_peer(ossl_derive[i], ossl_xpeer[i]) != 1)
             die("OpenSSL derive setup failed");
     }
-    if (bench_s2n_available()) s2n_check();
+    if (bench_s2n_available()) s2n_check(0);
+    if (bench_s2n_alt_available()) s2n_check(1);
 }
 
 /* cpu_describe — "<brand> (family F, model M, stepping S; AVX-512 IFMA yes|no)" from cpuid (leaves 1, 7 and
@@ -875,7 +907,7 @@ int main(int argc, char **argv) {
     size_t nbe, nimpl = 0;
     const ecopt_backend *const *bes = ecopt_backend_all(&nbe);
     /* the emulation backends (ifma_emu) are the real code's test build, slower by far: not timed */
-    for (size_t b = 0; b < nbe && nimpl < MAXIMPL - 4; b++)
+    for (size_t b = 0; b < nbe && nimpl < MAXIMPL - 5; b++)
         if (bes[b]->available() && !strstr(bes[b]->name, "_emu")) {
             snprintf(impls[nimpl].name, sizeof impls[nimpl].name, "ecopt-%s", bes[b]->name);
             impls[nimpl].be = bes[b];
@@ -890,6 +922,9 @@ int main(int argc, char **argv) {
     int have_s2n = bench_s2n_available();
     size_t k_s2n = nimpl; /* its column, when it is there: the ratios to it */
     if (have_s2n) snprintf(impls[nimpl++].name, 32, "s2n-bignum");
+    int have_s2n_alt = bench_s2n_alt_available();
+    size_t k_s2n_alt = have_s2n_alt ? nimpl : (size_t)-1;
+    if (have_s2n_alt) snprintf(impls[nimpl++].name, 32, "s2n-bignum alt");
 
     printf("ecopt %s bench: median rdtsc ticks per operation (%d rounds of %d calls, interleaved, pinned to CPU %d)\n",
            ecopt_version(), rounds, batch, cpu);
@@ -920,6 +955,7 @@ int main(int argc, char **argv) {
                           : k == n_ecopt      ? ops[o].sodium_fn
                           : k == n_ecopt + 1  ? ops[o].ossl_fn
                           : k == k_osp        ? ops[o].osp_fn
+                          : k == k_s2n_alt    ? ops[o].s2n_alt_fn
                                               : ops[o].s2n_fn;
             be_cur = impls[k].be;
             for (int w = 0; w < batch; w++) impls[k].fn(w % NIN); /* warm up */
@@ -1061,6 +1097,21 @@ int main(int argc, char **argv) {
         fprintf(md, "\nOpenSSL+ecopt / OpenSSL, the same EVP calls (ticks; lower: the provider is faster):");
         for (size_t o = 0; o < NOPS; o++) {
             double r = med[o][k_osp] / med[o][n_ecopt + 1];
+            printf("%s %s %.3f", o ? ";" : "", ops[o].name, r);
+            fprintf(md, "%s %s %.3f", o ? ";" : "", ops[o].name, r);
+        }
+        printf("\n");
+        fprintf(md, ".\n");
+    }
+    /* ecopt's baseline backend against s2n-bignum's baseline routines, the same rounds (both without MULX/ADX) */
+    size_t k_x64 = (size_t)-1;
+    for (size_t k = 0; k < n_ecopt; k++)
+        if (!strcmp(impls[k].name, "ecopt-x64")) k_x64 = k;
+    if (have_s2n_alt && k_x64 != (size_t)-1) {
+        printf("\necopt-x64 / s2n-bignum alt (ticks, both without MULX/ADX; lower: ecopt is faster):");
+        fprintf(md, "\necopt-x64 / s2n-bignum alt, both without MULX/ADX (ticks; lower: ecopt is faster):");
+        for (size_t o = 0; o < NOPS; o++) {
+            double r = med[o][k_x64] / med[o][k_s2n_alt];
             printf("%s %s %.3f", o ? ";" : "", ops[o].name, r);
             fprintf(md, "%s %s %.3f", o ? ";" : "", ops[o].name, r);
         }

@@ -109,6 +109,9 @@ int main(int argc, char **argv) {
 #ifdef BENCH_HAVE_adx51
     ADD_BE(adx51)
 #endif
+#ifdef BENCH_HAVE_x64
+    ADD_BE(x64)
+#endif
 #ifdef BENCH_HAVE_u64
     ADD_BE(u64)
 #endif
@@ -157,6 +160,9 @@ int main(int argc, char **argv) {
 #endif
 #ifdef BENCH_HAVE_adx51
     if (bench_inv_available_adx51()) sink ^= bench_inv_result_adx51();
+#endif
+#ifdef BENCH_HAVE_x64
+    if (bench_inv_available_x64()) sink ^= bench_inv_result_x64();
 #endif
 #ifdef BENCH_HAVE_u64
     sink ^= bench_inv_result_u64();

@@ -20,4 +20,12 @@ void bench_s2n_ed25519_keypair(uint8_t pub[32], const uint8_t seed[32]);
 int bench_s2n_ed25519_sign(uint8_t sig[64], const uint8_t *m, size_t mlen, const uint8_t sk[64]);
 int bench_s2n_ed25519_verify(const uint8_t sig[64], const uint8_t *m, size_t mlen, const uint8_t pub[32]);
 
+/* The same five over the routines' _alt versions (no MULX/ADX: any x86-64 CPU). 1 when built in. */
+int bench_s2n_alt_available(void);
+int bench_s2n_alt_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32]);
+void bench_s2n_alt_x25519_base(uint8_t out[32], const uint8_t scalar[32]);
+void bench_s2n_alt_ed25519_keypair(uint8_t pub[32], const uint8_t seed[32]);
+int bench_s2n_alt_ed25519_sign(uint8_t sig[64], const uint8_t *m, size_t mlen, const uint8_t sk[64]);
+int bench_s2n_alt_ed25519_verify(const uint8_t sig[64], const uint8_t *m, size_t mlen, const uint8_t pub[32]);
+
 #endif

@@ -28,3 +28,24 @@ int bench_s2n_ed25519_verify(const uint8_t sig[64], const uint8_t *m, size_t mle
     (void)sig, (void)m, (void)mlen, (void)pub;
     abort();
 }
+int bench_s2n_alt_available(void) { return 0; }
+int bench_s2n_alt_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32]) {
+    (void)out, (void)scalar, (void)u;
+    abort();
+}
+void bench_s2n_alt_x25519_base(uint8_t out[32], const uint8_t scalar[32]) {
+    (void)out, (void)scalar;
+    abort();
+}
+void bench_s2n_alt_ed25519_keypair(uint8_t pub[32], const uint8_t seed[32]) {
+    (void)pub, (void)seed;
+    abort();
+}
+int bench_s2n_alt_ed25519_sign(uint8_t sig[64], const uint8_t *m, size_t mlen, const uint8_t sk[64]) {
+    (void)sig, (void)m, (void)mlen, (void)sk;
+    abort();
+}
+int bench_s2n_alt_ed25519_verify(const uint8_t sig[64], const uint8_t *m, size_t mlen, const uint8_t pub[32]) {
+    (void)sig, (void)m, (void)mlen, (void)pub;
+    abort();
+}

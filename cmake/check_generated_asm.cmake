@@ -12,7 +12,9 @@
 #      `repr` line: radix 51 x 5 solinas-unsaturated 5, radix 64 x 4 solinas-saturated or
 #      solinas-saturated-2chain 4 (the same words, one or two carry chains per row), nothing else);
 #      its sha256 must equal the header's;
-#   3. `ecopt check FILE.S <that program> --symbol <name>` must say PROVED (exit 0).
+#   3. `ecopt check FILE.S <that program> --symbol <name>` must say PROVED (exit 0);
+#   4. a file whose command has `--target x86-64` holds no BMI2/ADX instruction (mulx adcx adox bzhi shlx shrx sarx
+#      rorx andn pdep pext), and every file named *_x64 (the x64 backend, for CPUs without them) has that target.
 # This proves the one symbol; that the file holds nothing else (no second function, data or section) is
 # scripts/check-asm.sh's rule (ctest style.no_handwritten_asm), which checks the emitter's exact layout.
 # Any other outcome, or a .S this script cannot trace to its program, fails.
@@ -47,6 +49,26 @@ foreach(asm IN LISTS asm_files)
                        "Checker: PROVED)")
     list(APPEND bad ${name})
     continue()
+  endif()
+  # The x64 backend's files (name ..._x64) run on CPUs without BMI2/ADX: their command must say
+  # `--target x86-64`, and no instruction of such a file (any file made for that target) may need BMI2 or ADX.
+  set(baseline 0)
+  if(cmd MATCHES "(^| )--target x86-64( |$)")
+    set(baseline 1)
+  endif()
+  if(name MATCHES "_x64$" AND NOT baseline)
+    message(SEND_ERROR "${name}.S: an x64 backend file not made with `ecopt opt --target x86-64`")
+    list(APPEND bad ${name})
+    continue()
+  endif()
+  if(baseline)
+    file(STRINGS ${asm} extinsn REGEX "^\t(mulx|adcx|adox|bzhi|shlx|shrx|sarx|rorx|andn|pdep|pext)")
+    if(extinsn)
+      list(GET extinsn 0 first)
+      message(SEND_ERROR "${name}.S: made for --target x86-64, but needs BMI2/ADX: ${first}")
+      list(APPEND bad ${name})
+      continue()
+    endif()
   endif()
   file(STRINGS ${asm} globl REGEX "^[ \t]*\\.globl[ \t]+${name}$")
   if(NOT globl)

@@ -8,7 +8,8 @@
 #   - on a committed .S that was itself changed, for the adx backend (4 x 64 bits): its multiply (program rebuilt by
 #     `ecopt gen`) and a whole formula (program from src/curve/formulas/): (3) one instruction changed (the first
 #     `movl $38` loads 39: `ecopt check` must reject it), (4) the header's Sha256 changed, (5) the header's
-#     `Checker:   PROVED` line changed.
+#     `Checker:   PROVED` line changed; the same for the x64 backend's multiply and ladder step (from
+#     `ecopt opt --target x86-64`), and there (6) a mulx in the text, (7) the command without `--target x86-64`.
 # Each case runs check_generated_asm.cmake on a scratch tree holding one .S and its program(s); in the cases of the
 # second kind the same tree with the .S untouched must pass first.
 
@@ -70,17 +71,26 @@ endforeach()
 
 # The .S itself tampered with. Each set: .S name | the formula program it needs ("-": none, `ecopt gen` rebuilds it).
 # Each case: the text to replace (first occurrence) | its replacement | what the failure must mention.
-set(asm_sets "ecopt_fe_mul_adx|-" "ecopt_ge_madd_fused_adx|ge_madd_adx.ir")
+set(asm_sets "ecopt_fe_mul_adx|-" "ecopt_ge_madd_fused_adx|ge_madd_adx.ir" "ecopt_fe_mul_x64|-"
+             "ecopt_mont_ladderstep_fused_x64|ladderstep_x64.ir")
 set(asm_cases "movl $38,|movl $39,|not PROVED.*REJECTED"
               " * Sha256:    |%SHA%|sha256 is"
               " * Checker:   PROVED| * Checker:   UNCHECKED|header incomplete")
+# ... and for the x64 backend's files (--target x86-64): (6) a BMI2 instruction in the text, (7) the command
+# without its target.
+set(asm_cases_x64 "\tmulq |\tmulx |needs BMI2/ADX"
+                  " --target x86-64| |not made with `ecopt opt --target x86-64`")
 foreach(set IN LISTS asm_sets)
   string(REPLACE "|" ";" parts "${set}")
   list(GET parts 0 asm)
   list(GET parts 1 ir)
   file(READ ${SRC}/src/field/generated/${asm}.S text)
   set(k 3)
-  foreach(case IN LISTS asm_cases)
+  set(cases_here ${asm_cases})
+  if(asm MATCHES "_x64$")
+    list(APPEND cases_here ${asm_cases_x64})
+  endif()
+  foreach(case IN LISTS cases_here)
     string(REPLACE "|" ";" cparts "${case}")
     list(GET cparts 0 from)
     list(GET cparts 1 to)

@@ -30,8 +30,10 @@ static const char *const R32[NREG] = { "eax", "ecx", "edx", "ebx", "esp", "ebp",
 static const char *const R8N[NREG] = { "al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil",
                                        "r8b", "r9b", "r10b", "r11b", "r12b", "r13b", "r14b", "r15b" };
 static const int ARGREG[6] = { RDI, RSI, RDX, RCX, R8, R9 };
-/* Allocation order: caller-saved first (rdx late: mulx wants it), then callee-saved. */
-static const int ORDER[15] = { RAX, RCX, RSI, RDI, R8, R9, R10, R11, RDX, RBX, RBP, R12, R13, R14, R15 };
+/* Allocation order: caller-saved first (rdx late: mulx wants it), then callee-saved. Target x86-64: rax and rdx
+ * late, since every mulq needs both (a value left there must move out again before the next product). */
+static const int ORDER_ADX[15] = { RAX, RCX, RSI, RDI, R8, R9, R10, R11, RDX, RBX, RBP, R12, R13, R14, R15 };
+static const int ORDER_X64[15] = { RCX, RSI, RDI, R8, R9, R10, R11, RAX, RDX, RBX, RBP, R12, R13, R14, R15 };
 static const int CALLEE[6] = { RBX, RBP, R12, R13, R14, R15 };
 
 #define FREE (-1)
@@ -53,6 +55,8 @@ typedef struct {
 typedef struct {
     const ir_func *f;
     const emit_asm_opts *o;
+    bool x64;               /* target x86-64: no BMI2/ADX instruction (emit_asm.h) */
+    const int *order;       /* allocation order (ORDER_ADX or ORDER_X64) */
     uint32_t nv;            /* f->nval + f->narr (argument pointers are values nval + j) */
     av *v;
     uint32_t *uses;
@@ -150,8 +154,8 @@ static int reg_named(const char *s, size_t n)
 }
 
 /* one instruction. The registers it writes lose their known constant (kvalid): every instruction the emitter
- * writes names its destinations as its last operand (mulx: its last two), and writes no register implicitly, so
- * the text says which ones they are. Counting the last operand of an instruction that only reads it (test, push)
+ * writes names its destinations as its last operand (mulx: its last two), and writes no register implicitly but
+ * mulq (target x86-64: rax and rdx), so the text says which ones they are. Counting the last operand of an instruction that only reads it (test, push)
  * merely forgets a constant. */
 static void ins(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ins(ctx *c, const char *fmt, ...)
@@ -192,6 +196,8 @@ static void ins(ctx *c, const char *fmt, ...)
         if (r >= 0)
             c->kvalid[r] = false;
     }
+    if (!strncmp(line, "mulq ", 5)) /* target x86-64: mulq reads its operand and writes rdx:rax implicitly */
+        c->kvalid[RAX] = c->kvalid[RDX] = false;
 }
 
 /* ---- values and uses ---------------------------------------------------------------------------------------- */
@@ -327,7 +333,7 @@ static void mov_imm(ctx *c, uint64_t k, int r)
 static int find_k(ctx *c, uint64_t k)
 {
     for (int i = 0; i < 15; i++) {
-        int r = ORDER[i];
+        int r = c->order[i];
         if (c->regv[r] == FREE && !c->lock[r] && c->kvalid[r] && c->kreg[r] == k)
             return r;
     }
@@ -341,7 +347,7 @@ static int free_reg(ctx *c, int avoid)
 {
     int second = -1, third = -1;
     for (int i = 0; i < 15; i++) {
-        int r = ORDER[i];
+        int r = c->order[i];
         if (c->regv[r] != FREE || c->lock[r] || r == avoid)
             continue;
         bool callee = r == RBX || r == RBP || r >= R12;
@@ -403,7 +409,7 @@ static int alloc_reg(ctx *c, int avoid)
     uint32_t bestu = 0;
     bool bestmem = false;
     for (int i = 0; i < 15; i++) {
-        int r = ORDER[i];
+        int r = c->order[i];
         if (c->lock[r] || r == avoid || c->regv[r] < 0)
             continue;
         uint32_t u = next_use(c, (uint32_t)c->regv[r], c->cur);
@@ -672,14 +678,22 @@ static void do_addcarryx(ctx *c, const ir_node *n, uint8_t dec)
         a = b;
         b = t;
     }
+    /* target x86-64: when both die, keep the sum out of rax and rdx (the next mulq would move it out again) */
+    if (c->x64 && !is_const(c, a) && !is_const(c, b) && dies(c, a) && dies(c, b) &&
+        (c->v[a].reg == RAX || c->v[a].reg == RDX) && c->v[b].reg >= 0 && c->v[b].reg != RAX &&
+        c->v[b].reg != RDX) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
     bool of = in_flag(c, cin, F_OF) ||
-              ((dec & EMIT_ASM_D_OF) && (is_const(c, cin) && kval(c, cin) == 0 &&
+              ((dec & EMIT_ASM_D_OF) && !c->x64 && (is_const(c, cin) && kval(c, cin) == 0 &&
                                          (c->known0[F_OF] || !flag_holds_live(c, F_CF))));
     /* the OF chain asked for while CF holds a live carry and OF nothing: OF is cleared without touching CF by
      * `adox t, t` of a zero t (0 + 0 + OF < 2: no carry out), instead of saving the CF carry for a testq */
     bool of_clear = false;
-    if (!of && (dec & EMIT_ASM_D_OF) && is_const(c, cin) && kval(c, cin) == 0 && !flag_holds_live(c, F_OF) &&
-        !c->known0[F_OF])
+    if (!of && !c->x64 && (dec & EMIT_ASM_D_OF) && is_const(c, cin) && kval(c, cin) == 0 &&
+        !flag_holds_live(c, F_OF) && !c->known0[F_OF])
         of = of_clear = true;
     char s[48];
     if (of) {
@@ -727,6 +741,8 @@ static void do_addcarryx(ctx *c, const ir_node *n, uint8_t dec)
     } else {
         mn = s[0] == '$' ? "adcq" : "adcx"; /* an immediate only when OF holds nothing live */
     }
+    if (c->x64 && !strcmp(mn, "adcx"))
+        mn = "adcq"; /* no OF chain on this target: adc's OF write loses nothing */
     bool full = !strcmp(mn, "addq") || !strcmp(mn, "adcq");
     clobber(c, full ? M_ALL : M_CF, cin);
     ins(c, "%s %s, %%%s", mn, s, R64[d]);
@@ -867,6 +883,129 @@ static void do_mulx(ctx *c, const ir_node *n, uint8_t dec)
     ins(c, "mulx %s, %%%s, %%%s", ys, R64[lo], R64[hi]);
     set_res(c, n->res[0], lo);
     set_res(c, n->res[1], hi);
+}
+
+/* Target x86-64: empty register R for this node's fixed use (mulq's rax and rdx): its value, when still needed
+ * after this node or as an operand of it, moves to a free register (locked as before: an operand keeps its lock),
+ * else it is evicted (a spill when it has no other copy). R is then locked and TEMP. */
+static void vacate(ctx *c, int R)
+{
+    int w = c->regv[R];
+    if (w >= 0 && !used_at_or_after(c, (uint32_t)w)) {
+        release(c, R);
+        w = FREE;
+    }
+    if (w != FREE) {
+        bool locked = c->lock[R];
+        c->lock[R] = true;
+        int r = free_reg(c, R == RAX ? RDX : RAX); /* not into the other one mulq takes: it would move again */
+        if (r < 0 && w == TEMP)
+            r = alloc_reg(c, R);
+        if (r >= 0) {
+            ins(c, "movq %%%s, %%%s", R64[R], R64[r]);
+            c->regv[r] = w;
+            c->used[r] = true;
+            c->lock[r] = locked;
+            if (w >= 0)
+                c->v[w].reg = r;
+            c->regv[R] = FREE;
+        } else {
+            c->lock[R] = false;
+            evict(c, R);
+        }
+    }
+    claim(c, R, TEMP);
+}
+
+/* mulx on target x86-64: `mulq src` with one factor in rax (Intel SDM vol. 2B "MUL": rdx:rax = rax * r/m64; CF and
+ * OF written, SF ZF AF PF undefined), so every flag is saved first if still needed. The factor in rax is the one
+ * the decision names (D_RDX_A / D_RDX_B), else one already in rax, else the one whose register dies, else a
+ * constant, else the one used again sooner (mulq consumes rax, so a factor used later keeps its other copy). */
+static void do_mulq(ctx *c, const ir_node *n, uint8_t dec)
+{
+    uint32_t a = n->arg[0], b = n->arg[1];
+    uint32_t x;
+    if (dec & EMIT_ASM_D_RDX_A)
+        x = a;
+    else if (dec & EMIT_ASM_D_RDX_B)
+        x = b;
+    else if (!is_const(c, a) && c->v[a].reg == RAX)
+        x = a;
+    else if (!is_const(c, b) && c->v[b].reg == RAX)
+        x = b;
+    else if (is_const(c, a))
+        x = a;
+    else if (is_const(c, b))
+        x = b;
+    else if (c->v[a].reg >= 0 && dies(c, a))
+        x = a;
+    else if (c->v[b].reg >= 0 && dies(c, b))
+        x = b;
+    else
+        x = next_use(c, b, c->cur) < next_use(c, a, c->cur) ? b : a;
+    uint32_t y = x == a ? b : a;
+    bool sq = x == y;
+    clobber(c, M_ALL, IR_NOVAL);
+    /* rax: x may already be there */
+    bool have_x = false;
+    if (!is_const(c, x) && c->v[x].reg == RAX) {
+        have_x = true;
+        if (dies(c, x)) {
+            c->v[x].reg = -1;
+            claim(c, RAX, TEMP);
+        } else {
+            vacate(c, RAX); /* x moves to another register (or a slot): rax keeps its value */
+        }
+    } else {
+        vacate(c, RAX);
+        if (!is_const(c, x) && c->v[x].reg == RDX) { /* straight into rax (vacate(RDX) below keeps a live copy) */
+            ins(c, "movq %%rdx, %%rax");
+            have_x = true;
+            if (dies(c, x)) {
+                c->v[x].reg = -1;
+                c->regv[RDX] = FREE;
+                c->lock[RDX] = false;
+            }
+        }
+    }
+    /* rdx: y may stay there when it dies here (mulq reads its source before writing rdx) */
+    bool y_in_rdx = !sq && !is_const(c, y) && c->v[y].reg == RDX && dies(c, y);
+    if (y_in_rdx) {
+        c->v[y].reg = -1;
+        claim(c, RDX, TEMP);
+    } else {
+        vacate(c, RDX);
+    }
+    if (!have_x) {
+        if (is_const(c, x)) {
+            mov_imm(c, kval(c, x), RAX);
+        } else if (c->v[x].reg >= 0) {
+            int r = c->v[x].reg;
+            ins(c, "movq %%%s, %%rax", R64[r]);
+        } else if (c->v[x].xmm >= 0) {
+            ins(c, "movq %%xmm%d, %%rax", c->v[x].xmm);
+            c->st.nreloads++;
+        } else {
+            char m[48];
+            mem_of(c, x, m, sizeof m);
+            ins(c, "movq %s, %%rax", m);
+            c->st.nreloads++;
+        }
+    }
+    char ys[48];
+    if (sq)
+        snprintf(ys, sizeof ys, "%%rax");
+    else if (y_in_rdx)
+        snprintf(ys, sizeof ys, "%%rdx");
+    else if (!is_const(c, y) && c->v[y].reg >= 0)
+        snprintf(ys, sizeof ys, "%%%s", R64[ensure_reg(c, y)]);
+    else if (!is_const(c, y) && has_mem(c, y))
+        mem_of(c, y, ys, sizeof ys);
+    else
+        snprintf(ys, sizeof ys, "%%%s", R64[reg_of(c, y)]);
+    ins(c, "mulq %s", ys);
+    set_res(c, n->res[0], RAX);
+    set_res(c, n->res[1], RDX);
 }
 
 /* leaq of base + index * scale into d (base -1: none) */
@@ -1053,7 +1192,7 @@ static void do_binop(ctx *c, const ir_node *n, const char *mn, bool commutative,
         b = t;
     }
     uint64_t mk = is_const(c, b) ? kval(c, b) : 0;
-    if (n->op == IR_AND && (dec & EMIT_ASM_D_BZHI) && !is_const(c, a) && mk && mk != UINT64_MAX &&
+    if (n->op == IR_AND && (dec & EMIT_ASM_D_BZHI) && !c->x64 && !is_const(c, a) && mk && mk != UINT64_MAX &&
         (mk & (mk + 1)) == 0) {
         /* decision BZHI: the index in a fresh register, which also takes the result */
         char s[48];
@@ -1096,7 +1235,7 @@ static void do_shift(ctx *c, const ir_node *n, uint8_t dec)
         mov_imm(c, 0, d);
     } else if (k == 0) {
         d = dst_from(c, a, true);
-    } else if ((dec & EMIT_ASM_D_SHX) && !is_const(c, a)) {
+    } else if ((dec & EMIT_ASM_D_SHX) && !c->x64 && !is_const(c, a)) {
         /* shlx/shrx: the count in a fresh register, which also takes the result; no flag is written */
         char sa[48];
         src_op(c, a, false, sa, sizeof sa);
@@ -1515,7 +1654,12 @@ static int walk(ctx *c)
         case IR_XOR: do_binop(c, n, "xorq", true, 0); break;
         case IR_NOT: do_not(c, n); break;
         case IR_LNOT: do_lnot(c, n); break;
-        case IR_MULX: do_mulx(c, n, dec); break;
+        case IR_MULX:
+            if (c->x64)
+                do_mulq(c, n, dec);
+            else
+                do_mulx(c, n, dec);
+            break;
         case IR_ADDCARRYX: do_addcarryx(c, n, dec); break;
         case IR_SUBBORROWX: do_subborrowx(c, n); break;
         case IR_CMOVZNZ: do_cmov(c, n); break;
@@ -1572,7 +1716,9 @@ static void header(ctx *c, char **out, size_t *len)
     for (int i = 0; i < 6; i++)
         if (c->npush & (1u << (8 + i)))
             put(c, "%s%s", ns++ ? " " : "; saves ", R64[CALLEE[i]]);
-    put(c, "\n * Stats:   %u instructions, %u spills, %u reloads, %u stack slots, %u flag saves", c->st.ninsns,
+    put(c, "\n * Target:  %s\n", c->x64 ? "x86-64 (baseline: mulq, adcq, sbbq; no BMI2, no ADX)"
+                                            : "adx (x86-64 with BMI2 and ADX)");
+    put(c, " * Stats:   %u instructions, %u spills, %u reloads, %u stack slots, %u flag saves", c->st.ninsns,
         c->st.nspills, c->st.nreloads, c->st.nslots, c->st.nflags);
     if (c->st.nxmm)
         put(c, ", %u xmm spills (%u registers)", c->st.nxmm, c->st.nxmmregs);
@@ -1598,6 +1744,10 @@ int emit_asm(const ir_func *f, const emit_asm_opts *opts, char **out, size_t *le
     memset(&c, 0, sizeof c);
     c.f = f;
     c.o = opts;
+    if (opts && opts->target != EMIT_ASM_TARGET_ADX && opts->target != EMIT_ASM_TARGET_X86_64)
+        return fail(&c, "unknown target %d", (int)opts->target);
+    c.x64 = opts && opts->target == EMIT_ASM_TARGET_X86_64;
+    c.order = c.x64 ? ORDER_X64 : ORDER_ADX;
     c.err = err;
     c.errlen = errlen;
     if (err && errlen)
@@ -1715,4 +1865,22 @@ done:
     free(c.slot_busy);
     free(c.buf);
     return c.failed ? -1 : 0;
+}
+
+const char *emit_asm_target_name(emit_asm_target t)
+{
+    return t == EMIT_ASM_TARGET_ADX ? "adx" : t == EMIT_ASM_TARGET_X86_64 ? "x86-64" : NULL;
+}
+
+int emit_asm_target_parse(const char *name, emit_asm_target *t)
+{
+    if (name && !strcmp(name, "adx")) {
+        *t = EMIT_ASM_TARGET_ADX;
+        return 0;
+    }
+    if (name && !strcmp(name, "x86-64")) {
+        *t = EMIT_ASM_TARGET_X86_64;
+        return 0;
+    }
+    return -1;
 }

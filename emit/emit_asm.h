@@ -24,7 +24,7 @@
  * measurement path parses exactly these): movq movl movabsq movzbl (register moves, loads, stores, immediates);
  * leaq (adds without a carry-out, constant multiples 2 3 4 5 8 9 and two-lea products such as 19 = 1 + 2*9,
  * small shifts left); imulq (2 and 3 operands: other constant multiples, 64-bit products); mulx (one operand in
- * rdx); addq adcq adcx adox for addcarryx (CF chain by default, OF chain per decision); subq sbbq for subborrowx;
+ * rdx; target x86-64: mulq with a factor in rax); addq adcq adcx adox for addcarryx (CF chain by default, OF chain per decision); subq sbbq for subborrowx;
  * shrdq shrq shlq; shlxq shrxq (per decision: no flag written); andq andl orq xorq xorl notq; bzhiq (a mask 2^k-1,
  * per decision, k from a register: Intel SDM vol. 2A "BZHI"); negq (a carry-in that lives in a register back into
  * CF); testq + cmovnzq for cmovznz (cmovcq/cmovoq when the condition is still in the flag; sbbq + andl per
@@ -56,7 +56,7 @@
 /* Per-node decisions (bit flags; emit_asm_opts.decisions, one byte per node of f, in node order). */
 #define EMIT_ASM_D_OF 1u    /* addcarryx: run this step on the OF chain (adox); ignored when the carry-in is not
                                0 or already in OF, or when OF cannot be cleared without losing a live CF */
-#define EMIT_ASM_D_RDX_A 2u /* mulx: put arg[0] in rdx */
+#define EMIT_ASM_D_RDX_A 2u /* mulx: put arg[0] in rdx (target x86-64: in rax, mulq's implicit factor) */
 #define EMIT_ASM_D_RDX_B 4u /* mulx: put arg[1] in rdx (neither: an operand already in rdx, else a constant, else
                                the operand used again sooner) */
 #define EMIT_ASM_D_ADC0 8u  /* add of a carry still in CF and a u64 value: the other of `adc $0` (the default when
@@ -97,8 +97,27 @@ typedef struct {
     unsigned nxmmregs; /* distinct xmm registers used */
 } emit_asm_stats;
 
+/* The instruction set the code may use (emit_asm_opts.target).
+ *   EMIT_ASM_TARGET_ADX (the default): x86-64 with BMI2 and ADX, everything listed above.
+ *   EMIT_ASM_TARGET_X86_64: baseline x86-64 (every x86-64 CPU): no mulx, adcx, adox, bzhi, shlx, shrx (nor andn,
+ *   which the emitter never writes). A 64x64-bit product is `mulq src` (Intel SDM vol. 2B "MUL": rax times r/m64
+ *   into rdx:rax; CF and OF written, the other flags undefined), so the allocator puts one factor in rax, moves or
+ *   spills whatever else rax and rdx hold first, and the product's halves are born in rax (low) and rdx (high);
+ *   no carry can stay in a flag across a multiply. Additions with carry are adcq/addq on the single CF chain: a
+ *   second chain's carry (EMIT_ASM_D_OF does not apply) lives in a register (setc + movzbl) and comes back with
+ *   negq. Decisions: D_OF, D_BZHI (= D_SHX) do not apply and are ignored; D_RDX_A / D_RDX_B pick the factor put
+ *   in rax; D_ADC0, D_CMUL_*, D_SBB and D_XMM as above. */
+typedef enum { EMIT_ASM_TARGET_ADX = 0, EMIT_ASM_TARGET_X86_64 = 1 } emit_asm_target;
+
+/* emit_asm_target_name — "adx" or "x86-64" (NULL for another value); emit_asm_target_parse — the inverse: 0 and
+ * *t set, or -1 for a name that is neither. */
+const char *emit_asm_target_name(emit_asm_target t);
+int emit_asm_target_parse(const char *name, emit_asm_target *t);
+
 typedef struct {
     const char *symbol;         /* NULL: f->name; must be a C identifier */
+    emit_asm_target target;     /* the instruction set (0: EMIT_ASM_TARGET_ADX); written as the header's Target:
+                                   line */
     bool hidden;                /* add `.hidden sym` (built into the library) */
     const uint8_t *decisions;   /* NULL (all 0) or f->nnode bytes of EMIT_ASM_D_* */
     const char *command;        /* for the header comment ("ecopt ..."); NULL: none */

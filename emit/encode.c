@@ -94,7 +94,7 @@ typedef enum {
     K_MOVZB,   /* movzbl / movzbq: r8/m8, reg */
     K_LEA,     /* lea mem, reg */
     K_TEST,    /* test src, dst */
-    K_UNARY,   /* neg not: dst */
+    K_UNARY,   /* neg not mul: dst (mul: the source; rax and rdx implicit) */
     K_SHIFT,   /* shl shr sar: $imm8 or %cl, dst */
     K_SHXD,    /* shld shrd: $imm8 or %cl, src, dst */
     K_IMUL,    /* imul src, dst / imul $imm, src, dst */
@@ -123,6 +123,7 @@ static const mninfo MNS[] = {
     { "shr", ZYDIS_MNEMONIC_SHR, K_SHIFT },   { "sar", ZYDIS_MNEMONIC_SAR, K_SHIFT },
     { "shld", ZYDIS_MNEMONIC_SHLD, K_SHXD },  { "shrd", ZYDIS_MNEMONIC_SHRD, K_SHXD },
     { "imul", ZYDIS_MNEMONIC_IMUL, K_IMUL },  { "mulx", ZYDIS_MNEMONIC_MULX, K_VEX3 },
+    { "mul", ZYDIS_MNEMONIC_MUL, K_UNARY }, /* one operand: rdx:rax = rax * src (target x86-64) */
     { "bzhi", ZYDIS_MNEMONIC_BZHI, K_VEX3 },  { "shlx", ZYDIS_MNEMONIC_SHLX, K_VEX3 },
     { "shrx", ZYDIS_MNEMONIC_SHRX, K_VEX3 },  { "sarx", ZYDIS_MNEMONIC_SARX, K_VEX3 },
     { "adcx", ZYDIS_MNEMONIC_ADCX, K_ADX },   { "adox", ZYDIS_MNEMONIC_ADOX, K_ADX },

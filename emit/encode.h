@@ -12,7 +12,7 @@
  * lines), `#` comments, directives (a line starting with `.`) and labels (`name:`) are skipped. Operands: %reg (the
  * 64-, 32- and 8-bit general-purpose registers, %xmm0-%xmm15), $imm (decimal or 0x hex, optionally negative),
  * disp(%base), disp(%base,%index,scale), (,%index,scale). Mnemonics, with or without the AT&T size suffix where one
- * exists: mov movabs movzbl lea add adc sub sbb and or xor test neg not shl shr sar shld shrd imul (2 and 3
+ * exists: mov movabs movzbl lea add adc sub sbb and or xor test neg not mul (one operand) shl shr sar shld shrd imul (2 and 3
  * operands) mulx adcx adox bzhi shlx shrx sarx cmov<cc> set<cc> push pop clc stc ret, and movq between a
  * general-purpose and an xmm register. Anything else is an error. */
 #ifndef ECOPT_EMIT_ENCODE_H

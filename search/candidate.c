@@ -100,14 +100,16 @@ static ir_val const_arg(const ir_func *f, const ir_node *x)
 }
 
 /* The decision bytes that change the code of node x of f, each once. */
-static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
+static unsigned node_choices(const ir_func *f, const ir_node *x, emit_asm_target target, uint8_t *out)
 {
+    bool adx = target == EMIT_ASM_TARGET_ADX; /* BMI2 and ADX: the OF chain, bzhi, shlx/shrx */
     uint8_t base[CAND_MAX_CHOICES];
     unsigned k = 0;
     base[k++] = 0;
     switch (x->op) {
     case IR_ADDCARRYX:
-        base[k++] = EMIT_ASM_D_OF;
+        if (adx)
+            base[k++] = EMIT_ASM_D_OF;
         break;
     case IR_ADD: /* a u1 carry plus a u64 value: adc $0 or setc + movzbl + lea (the emitter checks the flags) */
         if (x->nargs == 2 && f->val[x->res[0]].width == 64 &&
@@ -123,7 +125,7 @@ static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
         ir_val c = const_arg(f, x);
         if (c != IR_NOVAL && f->val[x->res[0]].width == 64) {
             ir_u128 m = f->val[c].k;
-            if (m != 0 && m < ((ir_u128)1 << 63) && ((m + 1) & m) == 0)
+            if (adx && m != 0 && m < ((ir_u128)1 << 63) && ((m + 1) & m) == 0)
                 base[k++] = EMIT_ASM_D_BZHI;
         }
         break;
@@ -146,7 +148,7 @@ static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
                 base[k++] = EMIT_ASM_D_CMUL_LEA;
             if (m >= 1 && m <= 30)
                 base[k++] = EMIT_ASM_D_CMUL_IMUL;
-            if (m >= 1 && m <= 63)
+            if (adx && m >= 1 && m <= 63)
                 base[k++] = EMIT_ASM_D_SHX;
         }
         break;
@@ -158,7 +160,7 @@ static unsigned node_choices(const ir_func *f, const ir_node *x, uint8_t *out)
         break;
     case IR_SHR: { /* by a constant: shr or shrx (no flag written) */
         ir_val c = const_arg(f, x);
-        if (c != IR_NOVAL && f->val[x->res[0]].width == 64 && f->val[c].k >= 1 && f->val[c].k <= 63)
+        if (adx && c != IR_NOVAL && f->val[x->res[0]].width == 64 && f->val[c].k >= 1 && f->val[c].k <= 63)
             base[k++] = EMIT_ASM_D_SHX;
         break;
     }
@@ -187,7 +189,7 @@ void cand_graph_free(cand_graph *g)
     memset(g, 0, sizeof *g);
 }
 
-int cand_graph_build(cand_graph *g, const ir_func *f, char *err, size_t errlen)
+int cand_graph_build(cand_graph *g, const ir_func *f, emit_asm_target target, char *err, size_t errlen)
 {
     edges es = { 0 };
     uint32_t n = f->nnode, *last_store = NULL, *first_store = NULL;
@@ -269,7 +271,7 @@ int cand_graph_build(cand_graph *g, const ir_func *f, char *err, size_t errlen)
         free(fp);
     }
     for (uint32_t v = 0; v < n; v++) {
-        g->nchoices[v] = (uint8_t)node_choices(f, &f->node[v], g->choices[v]);
+        g->nchoices[v] = (uint8_t)node_choices(f, &f->node[v], target, g->choices[v]);
         if (g->nchoices[v] > 1)
             g->flexible[g->nflexible++] = v;
     }

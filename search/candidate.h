@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emit/emit_asm.h"
 #include "ir/ir.h"
 
 /* ---- random numbers (xoshiro256**, Blackman and Vigna, "Scrambled linear pseudorandom number generators",
@@ -55,9 +56,10 @@ typedef struct {
     uint32_t *flexible;    /* their indices */
 } cand_graph;
 
-/* cand_graph_build — the edges and decision choices of the lowered function f. 0, or -1 with err (size errlen):
+/* cand_graph_build — the edges and decision choices of the lowered function f for the emitter's target (on
+ * EMIT_ASM_TARGET_X86_64 no choice needs BMI2 or ADX: no D_OF, D_BZHI, D_SHX). 0, or -1 with err (size errlen):
  * "out of memory", or "f has no nodes". The graph keeps a pointer to f. */
-int cand_graph_build(cand_graph *g, const ir_func *f, char *err, size_t errlen);
+int cand_graph_build(cand_graph *g, const ir_func *f, emit_asm_target target, char *err, size_t errlen);
 void cand_graph_free(cand_graph *g);
 
 /* ---- candidates ---------------------------------------------------------------------------------------------- */

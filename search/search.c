@@ -548,6 +548,7 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
     measure_cpu_model(r->cpu_model, sizeof r->cpu_model);
     s.eo.symbol = o->symbol;
     s.eo.hidden = o->hidden;
+    s.eo.target = o->target;
 
     /* the function searched: f with common subexpressions merged (the checker proves the result against the
      * unlowered program all the same) */
@@ -558,7 +559,7 @@ int search_run(const ir_func *f, const ir_func *ref, const search_opts *o, searc
     }
     f = s.own;
     s.f = f;
-    if (cand_graph_build(&s.g, f, s.err, sizeof s.err) != 0)
+    if (cand_graph_build(&s.g, f, o->target, s.err, sizeof s.err) != 0)
         goto out;
     s.work = ir_func_clone(f);
     s.dec = calloc(f->nnode + 1, 1);

@@ -49,6 +49,7 @@
 #include <stdint.h>
 
 #include "check/check.h"
+#include "emit/emit_asm.h"
 #include "ir/ir.h"
 #include "search/measure.h"
 
@@ -67,6 +68,8 @@ typedef struct {
     int final_rounds;      /* rounds of the final measurement; default 101 */
     unsigned ntests;       /* random input vectors every candidate is run on; default 8 */
     uint64_t baseline_every; /* evaluations between baseline measurements; default 2000 */
+    emit_asm_target target; /* the instruction set (emit/emit_asm.h; default EMIT_ASM_TARGET_ADX): passed to
+                               emit_asm, and the decisions that need BMI2/ADX are not searched without them */
     measure_objective objective; /* what every measurement times (measure.h): MEASURE_THROUGHPUT (default,
                                     independent calls) or MEASURE_LATENCY (a dependent chain; f must pass
                                     measure_chain) */

@@ -70,9 +70,9 @@ typedef struct ecopt_backend {
  * this many, each group one multiscalar multiplication (2 x 16 + 1 points) with its work memory on the stack. */
 #define ECOPT_BATCH_GROUP 16
 
-/* One per backend, defined in src/proto/ed25519_core.c for each compiled backend (adx, adx51 and ifma on x86-64
- * only; ifma_emu with ECOPT_IFMA_EMU). */
-extern const ecopt_backend ecopt_backend_ifma, ecopt_backend_adx, ecopt_backend_adx51, ecopt_backend_u64,
+/* One per backend, defined in src/proto/ed25519_core.c for each compiled backend (adx, adx51, x64 and ifma on
+ * x86-64 only; ifma_emu with ECOPT_IFMA_EMU). */
+extern const ecopt_backend ecopt_backend_ifma, ecopt_backend_adx, ecopt_backend_adx51, ecopt_backend_x64, ecopt_backend_u64,
     ecopt_backend_u32, ecopt_backend_ifma_emu;
 
 /* ecopt_backend_all — every compiled backend, in order of preference; *n receives the count. For benchmarks and

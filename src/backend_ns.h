@@ -14,6 +14,8 @@
 #define ECOPT_BE_SUFFIX adx51
 #elif defined(ECOPT_FE_BACKEND_adx)
 #define ECOPT_BE_SUFFIX adx
+#elif defined(ECOPT_FE_BACKEND_x64)
+#define ECOPT_BE_SUFFIX x64
 #elif defined(ECOPT_FE_BACKEND_ifma)
 #define ECOPT_BE_SUFFIX ifma
 #elif defined(ECOPT_FE_BACKEND_ifma_emu)

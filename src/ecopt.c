@@ -24,6 +24,9 @@ static const ecopt_backend *const backends[] = {
 #if defined(ECOPT_HAVE_BACKEND_adx51)
     &ecopt_backend_adx51, /* 5 x 51 with whole formulas: slower than adx, kept as a second proved backend */
 #endif
+#if defined(ECOPT_HAVE_BACKEND_x64)
+    &ecopt_backend_x64, /* adx's C and formulas with proved code of baseline x86-64 (mulq): CPUs without BMI2/ADX */
+#endif
     &ecopt_backend_u64,
     &ecopt_backend_u32,
 #if defined(ECOPT_HAVE_BACKEND_ifma_emu)

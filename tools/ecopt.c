@@ -268,9 +268,9 @@ static int backend_init(void)
         if (known)
             return cli_fail(CLI_USAGE, what, "unavailable backend: this CPU cannot run it (compiled in: %s)", list);
         /* a backend of ecopt that this build left out (cmake -DECOPT_ADX=OFF, or not x86-64) */
-        if (strcmp(env, "adx") == 0 || strcmp(env, "adx51") == 0)
+        if (strcmp(env, "adx") == 0 || strcmp(env, "adx51") == 0 || strcmp(env, "x64") == 0)
             return cli_fail(CLI_USAGE, what,
-                            "backend not compiled in (compiled in: %s; adx and adx51 need an x86-64 build with "
+                            "backend not compiled in (compiled in: %s; adx, adx51 and x64 need an x86-64 build with "
                             "cmake -DECOPT_ADX=ON, the default)",
                             list);
         if (strcmp(env, "ifma") == 0 || strcmp(env, "ifma_emu") == 0)

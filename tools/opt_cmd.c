@@ -33,7 +33,8 @@
 
 const char cli_opt_help[] =
     "usage: ecopt opt PROGRAM -o OUT.S [--evals N] [--bets B] [--bet-ratio R] [--seed S] [--symbol SYM]\n"
-    "                 [--hidden] [--cpu C] [--rounds N] [--objective latency|throughput] [-j N] [--quiet]\n"
+    "                 [--hidden] [--cpu C] [--rounds N] [--objective latency|throughput] [-j N]\n"
+    "                 [--target adx|x86-64] [--quiet]\n"
     "  PROGRAM: --fiat F.json --function NAME | --ir FILE.ir [--function NAME]\n"
     "           | --prime P --method M --limbs N --op OP\n"
     "\n"
@@ -67,6 +68,9 @@ const char cli_opt_help[] =
     "                      CPUs and the fastest is written (default 1: one search, in this process)\n"
     "  --rounds N          batches per screening measurement, candidate vs current (default 31; the final\n"
     "                      measurement against the compilers always takes 101)\n"
+    "  --target T          the instruction set: adx (default; x86-64 with BMI2 and ADX: mulx, adcx, adox,\n"
+    "                      bzhi, shlx, shrx) or x86-64 (baseline, every x86-64 CPU: mulq with rax and\n"
+    "                      rdx, one carry chain on adcq/sbbq, and/shr/shl/shrd); the header's Target: line\n"
     "  --quiet             nothing on standard error but errors (no progress line, no summary)\n"
     "  -h, --help          this text\n"
     "\n"
@@ -264,12 +268,12 @@ int cli_cmd_opt(int argc, char **argv)
                        { NULL, "--symbol", 1, NULL, 0 },    { NULL, "--hidden", 0, NULL, 0 },
                        { NULL, "--cpu", 1, NULL, 0 },       { NULL, "--quiet", 0, NULL, 0 },
                        { NULL, "--rounds", 1, NULL, 0 },    { NULL, "--objective", 1, NULL, 0 },
-                       { "-j", "--jobs", 1, NULL, 0 } };
+                       { "-j", "--jobs", 1, NULL, 0 },      { NULL, "--target", 1, NULL, 0 } };
     cli_opt *o_fiat = &opts[0], *o_function = &opts[1], *o_ir = &opts[2], *o_prime = &opts[3], *o_method = &opts[4],
             *o_limbs = &opts[5], *o_op = &opts[6], *o_out = &opts[7], *o_evals = &opts[8], *o_bets = &opts[9],
             *o_ratio = &opts[10], *o_seed = &opts[11], *o_symbol = &opts[12], *o_hidden = &opts[13],
             *o_cpu = &opts[14], *o_quiet = &opts[15], *o_rounds = &opts[16], *o_objective = &opts[17],
-            *o_jobs = &opts[18];
+            *o_jobs = &opts[18], *o_target = &opts[19];
     size_t npos = 0;
     int rc;
     ir_func *f = NULL, *low = NULL;
@@ -346,6 +350,8 @@ int cli_cmd_opt(int argc, char **argv)
     }
     if (o_objective->given && measure_objective_parse(o_objective->value, &so.objective) != 0)
         return cli_fail(CLI_USAGE, "--objective", "'%s' is not latency or throughput", o_objective->value);
+    if (o_target->given && emit_asm_target_parse(o_target->value, &so.target) != 0)
+        return cli_fail(CLI_USAGE, "--target", "'%s' is not adx or x86-64", o_target->value);
     if (o_jobs->given) {
         char *end = NULL;
         errno = 0;
@@ -446,6 +452,10 @@ int cli_cmd_opt(int argc, char **argv)
         }
         if (so.hidden)
             cat_raw(command, sizeof command, "--hidden");
+        if (so.target != EMIT_ASM_TARGET_ADX) {
+            cat_raw(command, sizeof command, "--target");
+            cat_raw(command, sizeof command, emit_asm_target_name(so.target));
+        }
     }
     so.command = command;
 

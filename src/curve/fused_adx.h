@@ -16,8 +16,8 @@
  *          ecopt_mont_ladderstep_c, and Hisil, Wong, Carter, Dawson, "Twisted Edwards curves revisited"
  *          (ASIACRYPT 2008): add-2008-hwcd-3, madd-2008-hwcd-3, dbl-2008-hwcd (a = -1) in the order of add_or_sub,
  *          madd_c and double_c (src/curve/ge_formulas.h, as this backend compiles them: the same limbs).
- * Use:     mont.c and ge.c call them in the adx backend when built with ECOPT_ADX_FUSED (CMake option, default
- *          ON). */
+ * Use:     mont.c and ge.c call them in the adx backend (the _x64 ones below in the x64 backend) when built with
+ *          ECOPT_ADX_FUSED (CMake option, default ON). */
 #ifndef ECOPT_CURVE_FUSED_ADX_H
 #define ECOPT_CURVE_FUSED_ADX_H
 
@@ -49,6 +49,23 @@ void ecopt_ge_double_fused_adx(uint64_t X3[4], uint64_t Y3[4], uint64_t Z3[4], u
 
 /* (X3:Y3:Z3) = 2 (X1:Y1:Z1), no T: ecopt_ge_double without T. ge_double_xyz_adx.ir. */
 void ecopt_ge_double_xyz_fused_adx(uint64_t X3[4], uint64_t Y3[4], uint64_t Z3[4], const uint64_t X1[4],
+                                    const uint64_t Y1[4], const uint64_t Z1[4]);
+
+/* The x64 backend's five: the same programs, contracts and shapes, searched with `ecopt opt --target x86-64`
+ * (no BMI2/ADX instruction; src/field/generated/ecopt_*_fused_x64.S). */
+void ecopt_mont_ladderstep_fused_x64(uint64_t x2_out[4], uint64_t z2_out[4], uint64_t x3_out[4], uint64_t z3_out[4],
+                                      const uint64_t x1[4], const uint64_t x2[4], const uint64_t z2[4],
+                                      const uint64_t x3[4], const uint64_t z3[4], const uint64_t swap[1]);
+void ecopt_ge_madd_fused_x64(uint64_t X3[4], uint64_t Y3[4], uint64_t Z3[4], uint64_t T3[4], const uint64_t X1[4],
+                              const uint64_t Y1[4], const uint64_t Z1[4], const uint64_t T1[4],
+                              const uint64_t YpX2[4], const uint64_t YmX2[4], const uint64_t XY2d2[4]);
+void ecopt_ge_add_fused_x64(uint64_t X3[4], uint64_t Y3[4], uint64_t Z3[4], uint64_t T3[4], const uint64_t X1[4],
+                             const uint64_t Y1[4], const uint64_t Z1[4], const uint64_t T1[4],
+                             const uint64_t YpX2[4], const uint64_t YmX2[4], const uint64_t Z22[4],
+                             const uint64_t T2d2[4]);
+void ecopt_ge_double_fused_x64(uint64_t X3[4], uint64_t Y3[4], uint64_t Z3[4], uint64_t T3[4], const uint64_t X1[4],
+                                const uint64_t Y1[4], const uint64_t Z1[4]);
+void ecopt_ge_double_xyz_fused_x64(uint64_t X3[4], uint64_t Y3[4], uint64_t Z3[4], const uint64_t X1[4],
                                     const uint64_t Y1[4], const uint64_t Z1[4]);
 
 #endif /* ECOPT_CURVE_FUSED_ADX_H */

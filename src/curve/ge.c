@@ -29,6 +29,13 @@
 #define fused_add ecopt_ge_add_fused_adx
 #define fused_double ecopt_ge_double_fused_adx
 #define fused_double_xyz ecopt_ge_double_xyz_fused_adx
+#elif defined(ECOPT_FE_BACKEND_x64) && defined(ECOPT_ADX_FUSED)
+#include "curve/fused_adx.h"
+#define ECOPT_GE_FUSED 1
+#define fused_madd ecopt_ge_madd_fused_x64
+#define fused_add ecopt_ge_add_fused_x64
+#define fused_double ecopt_ge_double_fused_x64
+#define fused_double_xyz ecopt_ge_double_xyz_fused_x64
 #else
 #define ECOPT_GE_FUSED 0
 #endif
@@ -542,7 +549,7 @@ const ecopt_ge_niels *ecopt_ge_base_odd(int row) {
  * adx's four are smaller (about 18 KB): there all four beat the doublings alone (bench_fused, rows "loop adx", and
  * ecopt_bench's verify; figures in CHANGELOG.md). -DECOPT_GE_VT_FUSED=N (both backends) to measure again. */
 #ifndef ECOPT_GE_VT_FUSED
-#if defined(ECOPT_FE_BACKEND_adx)
+#if defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_x64)
 #define ECOPT_GE_VT_FUSED 7
 #else
 #define ECOPT_GE_VT_FUSED 1

@@ -4,7 +4,7 @@
 #include "ct.h"
 #include "curve/ge_formulas.h"
 
-/* The adx and adx51 backends' ladder steps as one proved function each (fused_adx.h, fused_adx51.h), unless built
+/* The adx, x64 and adx51 backends' ladder steps as one proved function each (fused_adx.h, fused_adx51.h), unless built
  * with -DECOPT_ADX_FUSED=OFF. */
 #if defined(ECOPT_FE_BACKEND_adx51) && defined(ECOPT_ADX_FUSED)
 #include "curve/fused_adx51.h"
@@ -14,6 +14,10 @@
 #include "curve/fused_adx.h"
 #define ECOPT_MONT_FUSED 1
 #define ecopt_mont_ladderstep_fused ecopt_mont_ladderstep_fused_adx
+#elif defined(ECOPT_FE_BACKEND_x64) && defined(ECOPT_ADX_FUSED)
+#include "curve/fused_adx.h"
+#define ECOPT_MONT_FUSED 1
+#define ecopt_mont_ladderstep_fused ecopt_mont_ladderstep_fused_x64
 #else
 #define ECOPT_MONT_FUSED 0
 #endif

@@ -56,8 +56,8 @@
 #include "field/fe_u64.h"
 #elif defined(ECOPT_FE_BACKEND_adx51)
 #include "field/fe_adx51.h"
-#elif defined(ECOPT_FE_BACKEND_adx)
-#include "field/fe_adx.h"
+#elif defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_x64)
+#include "field/fe_adx.h" /* x64: the same representation and C, multiply and square without BMI2/ADX */
 #elif defined(ECOPT_FE_BACKEND_u32)
 #include "field/fe_u32.h"
 #elif defined(ECOPT_FE_BACKEND_ifma) || defined(ECOPT_FE_BACKEND_ifma_emu)

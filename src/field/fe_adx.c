@@ -7,7 +7,15 @@
 #include "ct.h"
 
 #if !defined(__x86_64__)
-#error "the adx backend is x86-64 only (CMakeLists.txt builds it only there)"
+#error "the adx and x64 backends are x86-64 only (CMakeLists.txt builds them only there)"
+#endif
+
+#if defined(ECOPT_FE_BACKEND_x64)
+/* x64: its multiply and square (and ladder step) use baseline x86-64 instructions only, and the C here needs
+ * nothing more: every x86-64 CPU runs it. */
+int ecopt_fe_backend_available(void) {
+    return 1;
+}
 #endif
 
 typedef unsigned __int128 u128;

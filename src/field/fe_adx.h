@@ -1,6 +1,9 @@
-/* fe_adx.h — backend adx: field elements mod p = 2^255 - 19 as 4 saturated limbs of 64 bits (radix 2^64), with
- * the multiply and square x86-64 assembly made by the optimizer and proved by the checker; everything else is C
- * (fe_adx.c). x86-64 only; the CPU must have BMI2 (mulx) and ADX (adcx, adox). Private to src/field.
+/* fe_adx.h — backends adx and x64: field elements mod p = 2^255 - 19 as 4 saturated limbs of 64 bits (radix 2^64),
+ * with the multiply and square x86-64 assembly made by the optimizer and proved by the checker; everything else is
+ * C (fe_adx.c), the same for both. x86-64 only. adx: the CPU must have BMI2 (mulx) and ADX (adcx, adox). x64: any
+ * x86-64 CPU; its .S files come from `ecopt opt --target x86-64` (mulq, adcq, one carry chain; their headers say
+ * `Target:  x86-64`, and ctest generated.asm refuses a BMI2 or ADX instruction in them), for CPUs without
+ * BMI2/ADX. Private to src/field.
  *
  * Value: v[0] + v[1] 2^64 + v[2] 2^128 + v[3] 2^192 (mod p): any 256-bit integer, not reduced below p (nor below
  * 2^255) until tobytes.
@@ -33,8 +36,8 @@ typedef struct ecopt_fe {
 
 #define ecopt_fe_backend_available ECOPT_BE(ecopt_fe_backend_available)
 
-/* ecopt_fe_backend_available — 1 when this CPU has BMI2 and ADX, else 0 (fe_adx51.c, compiled for this backend
- * too). Time: constant (no secret input). */
+/* ecopt_fe_backend_available — adx: 1 when this CPU has BMI2 and ADX, else 0 (fe_adx51.c, compiled for this
+ * backend too); x64: 1 (fe_adx.c). Time: constant (no secret input). */
 int ecopt_fe_backend_available(void);
 
 static inline void ecopt_fe_0(ecopt_fe *h) {

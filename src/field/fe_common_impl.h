@@ -91,7 +91,7 @@ void ecopt_fe_invert_divsteps(ecopt_fe *h, const ecopt_fe *f) {
  * chain on each (even on adx, whose 254 squarings are the cheapest of all backends; figures in CHANGELOG.md).
  * Building with -DECOPT_FE_INVERT_FORCE_FERMAT keeps Fermat everywhere, to measure the effect on whole operations. */
 #if defined(__SIZEOF_INT128__) && !defined(ECOPT_FE_INVERT_FORCE_FERMAT) && \
-    (defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_adx51) || defined(ECOPT_FE_BACKEND_u64) || \
+    (defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_x64) || defined(ECOPT_FE_BACKEND_adx51) || defined(ECOPT_FE_BACKEND_u64) || \
      defined(ECOPT_FE_BACKEND_u32) || defined(ECOPT_FE_BACKEND_ifma) || defined(ECOPT_FE_BACKEND_ifma_emu))
 #define FE_INVERT_DIVSTEPS 1
 #endif

@@ -136,16 +136,17 @@ t_usage_backend_renamed() {
 }
 
 t_usage_backend_not_compiled() {
-    # adx and adx51 are ecopt's, but a build with -DECOPT_ADX=OFF (or off x86-64) leaves them out: said so, not
-    # "unknown". Skipped in builds that have both; .ci/run's noadx build (-DECOPT_ADX=OFF) runs it.
+    # adx, adx51 and x64 are ecopt's, but a build with -DECOPT_ADX=OFF (or off x86-64) leaves them out: said so, not
+    # "unknown". Skipped in builds that have all three; .ci/run's noadx build (-DECOPT_ADX=OFF) runs it.
     local list
     list=$(unset ECOPT_BACKEND; "$ECOPT" version | sed -n 's/^compiled in: //p')
-    case " $list " in *" adx "*) case " $list " in *" adx51 "*) skip "this build has adx and adx51" ;; esac ;; esac
-    for n in adx adx51; do
+    case " $list " in *" adx "*) case " $list " in *" adx51 "*) case " $list " in *" x64 "*)
+        skip "this build has adx, adx51 and x64" ;; esac ;; esac ;; esac
+    for n in adx adx51 x64; do
         case " $list " in
         *" $n "*) ;;
         *) ECOPT_BACKEND=$n expect 2 \
-            "^ecopt version: ECOPT_BACKEND=$n: backend not compiled in \(compiled in: [a-z0-9_ ]+; adx and adx51 need" \
+            "^ecopt version: ECOPT_BACKEND=$n: backend not compiled in \(compiled in: [a-z0-9_ ]+; adx, adx51 and x64 need" \
             "$ECOPT" version ;;
         esac
     done

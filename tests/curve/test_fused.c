@@ -47,6 +47,15 @@
 static const uint64_t TIGHT[NL] = {M64, M64, M64, M64};
 static const uint64_t LOOSE[NL] = {M64, M64, M64, M64};
 static const uint64_t MUL_OUT[NL] = {M64, M64, M64, M64}; /* the ladder's inputs, every output */
+#elif defined(ECOPT_FE_BACKEND_x64) /* adx's programs and bounds, searched for baseline x86-64 */
+#include "curve/fused_adx.h"
+#define BE "x64"
+#define NL 4
+#define RADIX 64
+#define FUSED(op) ecopt_##op##_fused_x64
+static const uint64_t TIGHT[NL] = {M64, M64, M64, M64};
+static const uint64_t LOOSE[NL] = {M64, M64, M64, M64};
+static const uint64_t MUL_OUT[NL] = {M64, M64, M64, M64};
 #elif defined(ECOPT_FE_BACKEND_adx51)
 #include "curve/fused_adx51.h"
 #define BE "adx51"
@@ -61,7 +70,7 @@ static const uint64_t LOOSE[NL] = {L51, L51, L51, L51, L51};
 static const uint64_t MUL_OUT[NL] = {0x7ffffffffffffULL, 0x8000000000400ULL, 0x7ffffffffffffULL, 0x7ffffffffffffULL,
                                      0x7ffffffffffffULL};
 #else
-#error "test_fused.c: compile with -DECOPT_FE_BACKEND_adx=1 or -DECOPT_FE_BACKEND_adx51=1"
+#error "test_fused.c: compile with -DECOPT_FE_BACKEND_adx=1, _x64=1 or _adx51=1"
 #endif
 
 static long n_checks = 0;

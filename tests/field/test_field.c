@@ -612,7 +612,7 @@ static const unsigned limb_bits[LIMB_N] = {26, 25, 26, 25, 26, 25, 26, 25, 26, 2
 static uint64_t tight_bound(unsigned i) { return ((uint64_t)1 << limb_bits[i]) + ((uint64_t)1 << 14); }
 static uint64_t loose_bound(unsigned i) { return ((uint64_t)1 << (limb_bits[i] + 1)) + ((uint64_t)1 << 15); }
 #define HAVE_LIMBS 1
-#elif defined(ECOPT_FE_BACKEND_adx)
+#elif defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_x64)
 /* fe_adx.h: 4 limbs of radix 2^64; tight = loose = every limb in [0, 2^64). A bound of 0 here stands for 2^64
  * (val_from_limbs: bound - 1 wraps to 2^64 - 1). */
 #define LIMB_N 4
@@ -725,7 +725,7 @@ static long check_limb_bounds(tu_rng *rng, long iters) {
 }
 #endif
 
-#if defined(ECOPT_FE_BACKEND_adx)
+#if defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_x64)
 /* adx's add, sub and mul_small fold a carry (or borrow) out of 2^256 as 38 and may need a second fold; these
  * 256-bit values (limbs set directly, beyond what frombytes makes) put both folds and tobytes' two reductions at
  * their edges: around 38, p, 2^255, 2p and 2^256. Every pair goes through check_pair, every value through
@@ -840,8 +840,9 @@ int main(int argc, char **argv) {
     long limb_checks = check_limb_bounds(&rng, o.iters / 3 + 1);
     printf("field.fe.%s: %ld checks with limbs at the tight/loose bounds of the backend's header\n", STR(ECOPT_BE_SUFFIX),
            limb_checks);
-#if defined(ECOPT_FE_BACKEND_adx)
-    printf("field.fe.adx: %ld checks on 256-bit edge values (folds of 2^256 = 38, tobytes)\n", check_adx_edges(&rng));
+#if defined(ECOPT_FE_BACKEND_adx) || defined(ECOPT_FE_BACKEND_x64)
+    printf("field.fe.%s: %ld checks on 256-bit edge values (folds of 2^256 = 38, tobytes)\n", STR(ECOPT_BE_SUFFIX),
+           check_adx_edges(&rng));
 #endif
 #else
     printf("field.fe.%s: limb-bound section not written for this backend (layout unknown to the test)\n",

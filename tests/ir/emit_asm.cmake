@@ -5,6 +5,7 @@
 # every node, EMIT_ASM_D_*) and a random schedule.
 #   emit.asm   test_emit_asm --iters 10000 --fiat ../shared/fiat-json (2000 under the sanitizers; random decisions
 #              and schedules: iters / 10 inputs)
+#   emit.asm.x64, emit.asm.check.x64  both again with --target x86-64 (fewer inputs)
 #   emit.asm.check  the same linked with the checker (when check/check.c and check/exec.c exist): each emission with
 #                   default and with random decisions goes through check_file and must be PROVED
 #                   (--require-proved; the random schedules are run, not checked: --check-shuffled)
@@ -23,6 +24,12 @@ else()
 endif()
 add_test(NAME emit.asm COMMAND test_emit_asm --iters ${EMIT_ASM_ITERS} --fiat ${EMIT_ASM_FIAT_DIR})
 set_tests_properties(emit.asm PROPERTIES LABELS ir SKIP_RETURN_CODE 77)
+# emit.asm.x64: the same for --target x86-64 (mulq, one carry chain; no BMI2/ADX instruction in any text, which
+# the test asserts), a tenth of the inputs (each program's code paths, not the input count, are what is new)
+math(EXPR EMIT_ASM_ITERS_X64 "${EMIT_ASM_ITERS} / 10")
+add_test(NAME emit.asm.x64 COMMAND test_emit_asm --target x86-64 --iters ${EMIT_ASM_ITERS_X64}
+                                   --fiat ${EMIT_ASM_FIAT_DIR})
+set_tests_properties(emit.asm.x64 PROPERTIES LABELS ir SKIP_RETURN_CODE 77)
 # The same program linked with the checker (emit.asm.check).
 if(TARGET ecopt_check AND EXISTS ${PROJECT_SOURCE_DIR}/check/check.c AND EXISTS ${PROJECT_SOURCE_DIR}/check/exec.c)
   add_executable(test_emit_asm_check ${CMAKE_CURRENT_SOURCE_DIR}/test_emit_asm.c
@@ -33,4 +40,7 @@ if(TARGET ecopt_check AND EXISTS ${PROJECT_SOURCE_DIR}/check/check.c AND EXISTS 
                                                     ${CMAKE_DL_LIBS})
   add_test(NAME emit.asm.check COMMAND test_emit_asm_check --iters 300 --require-proved --fiat ${EMIT_ASM_FIAT_DIR})
   set_tests_properties(emit.asm.check PROPERTIES LABELS ir SKIP_RETURN_CODE 77)
+  add_test(NAME emit.asm.check.x64 COMMAND test_emit_asm_check --target x86-64 --iters 100 --require-proved
+                                           --fiat ${EMIT_ASM_FIAT_DIR})
+  set_tests_properties(emit.asm.check.x64 PROPERTIES LABELS ir SKIP_RETURN_CODE 77)
 endif()

@@ -53,6 +53,7 @@ static uint64_t seed = 1;
 static long iters = 10000;
 static int require_proved, check_shuffled;
 static unsigned dec_mask = 0xff; /* --dec-mask: the decision bits random variants may set */
+static emit_asm_target target;  /* --target x86-64: baseline code, no BMI2/ADX instruction in any text */
 static char dir[512];
 
 /* ---- running a command ------------------------------------------------------------------------------------- */
@@ -203,9 +204,29 @@ static const char *const FORMS[] = { "\tmulx ", "\tadcx ", "\tadox ", "\taddq ",
                                      "\tshrxq ", "\txorl %" };
 #define NFORMS (sizeof FORMS / sizeof FORMS[0])
 static unsigned form_seen[NFORMS];
+/* --target x86-64: these must appear instead (mulq from memory and from a register, the square's mulq %rax), and
+ * none of NOT_X64 anywhere */
+static const char *const FORMS_X64[] = { "\tmulq ", "\tmulq %rax\n", "\tmulq 8(", "\tadcq ", "\taddq ", "\tsbbq ",
+                                         "\tnegq ", "\tsetc ", "\tmovzbl ", "\tcmovcq ", "\tleaq ", "\timulq ",
+                                         "\tshrdq ", "\tshrq ", "\tshlq ", "\tandq ", ", %xmm" };
+#define NFORMS_X64 (sizeof FORMS_X64 / sizeof FORMS_X64[0])
+static unsigned form_seen_x64[NFORMS_X64];
+static const char *const NOT_X64[] = { "\tmulx", "\tadcx", "\tadox", "\tbzhi", "\tshlx", "\tshrx", "\tsarx",
+                                       "\tandn", "\trorx", "\tseto", "\tcmovo" };
 
 static void count_forms(const char *s)
 {
+    if (target == EMIT_ASM_TARGET_X86_64) {
+        for (size_t i = 0; i < NFORMS_X64; i++)
+            if (strstr(s, FORMS_X64[i]))
+                form_seen_x64[i]++;
+        for (size_t i = 0; i < sizeof NOT_X64 / sizeof NOT_X64[0]; i++)
+            if (strstr(s, NOT_X64[i]))
+                FAIL("target x86-64: the text has %s", NOT_X64[i] + 1);
+        if (!strstr(s, "\n * Target:  x86-64 "))
+            FAIL("target x86-64: no Target: x86-64 line in the header");
+        return;
+    }
     for (size_t i = 0; i < NFORMS; i++)
         if (strstr(s, FORMS[i]))
             form_seen[i]++;
@@ -259,7 +280,7 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
     }
     emit_asm_stats stats;
     emit_asm_opts o = { .symbol = sym, .hidden = true, .decisions = dec, .command = "test_emit_asm",
-                        .stats = &stats };
+                        .stats = &stats, .target = target };
     char *s = NULL, *s2 = NULL;
     size_t len = 0, len2 = 0;
     /* the hidden variant: its text only (dlsym cannot see a hidden symbol) */
@@ -313,7 +334,7 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
     }
     /* h_consts with its own decisions: the constant 38 is written once (rdx keeps it for the next mulx), one
      * testq serves the three selects on c, and the last select's zero is an xorl (then c is tested again) */
-    if (variant == 0 && !strcmp(low->name, "h_consts")) {
+    if (variant == 0 && target == EMIT_ASM_TARGET_ADX && !strcmp(low->name, "h_consts")) {
         unsigned n38 = 0, ntest = 0;
         for (const char *p = s; (p = strstr(p, "$38,")); p++)
             n38++;
@@ -325,7 +346,7 @@ static void test_one(const ir_func *src, const ir_func *low, int variant, long n
     }
     /* h_consts with every chain on OF: the third chain starts while the second's carry is live in CF, and OF is
      * cleared by `adox %t, %t` of a zero t */
-    if (variant == 4 && !strcmp(low->name, "h_consts")) {
+    if (variant == 4 && target == EMIT_ASM_TARGET_ADX && !strcmp(low->name, "h_consts")) {
         bool found = false;
         for (const char *p = s; !found && (p = strstr(p, "\tadox %")); p++) {
             const char *q = strchr(p + 7, ',');
@@ -555,7 +576,7 @@ static void test_alias_sched(void)
             char sym[160];
             snprintf(sym, sizeof sym, "%s_s%u", src->name, k);
             emit_asm_stats stt;
-            emit_asm_opts o = { .symbol = sym, .decisions = dec, .stats = &stt };
+            emit_asm_opts o = { .symbol = sym, .decisions = dec, .stats = &stt, .target = target };
             char *s = NULL;
             size_t len = 0;
             if (emit_asm(g, &o, &s, &len, err, sizeof err) < 0)
@@ -789,15 +810,18 @@ int main(int argc, char **argv)
             dec_mask = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--check-shuffled"))
             check_shuffled = 1;
+        else if (!strcmp(argv[i], "--target") && i + 1 < argc && emit_asm_target_parse(argv[i + 1], &target) == 0)
+            i++;
         else {
             fprintf(stderr, "usage: test_emit_asm [--seed N] [--iters N] [--fiat DIR] [--keep] [--require-proved] "
-                            "[--check-shuffled] [--only NAME]\n");
+                            "[--check-shuffled] [--only NAME] [--target adx|x86-64]\n");
             return 2;
         }
     }
-    printf("test_emit_asm --seed %llu --iters %ld\n", (unsigned long long)seed, iters);
+    printf("test_emit_asm --seed %llu --iters %ld --target %s\n", (unsigned long long)seed, iters,
+           emit_asm_target_name(target));
     test_bad();
-    if (!cpu_has_adx_bmi2()) {
+    if (target == EMIT_ASM_TARGET_ADX && !cpu_has_adx_bmi2()) {
         printf("SKIP: this CPU has no BMI2/ADX (mulx, adcx, adox)\n");
         return failures ? 1 : 77;
     }
@@ -817,9 +841,13 @@ int main(int argc, char **argv)
     test_gen();
     if (fdir)
         test_fiat(fdir);
-    for (size_t i = 0; i < NFORMS; i++)
+    for (size_t i = 0; target == EMIT_ASM_TARGET_ADX && i < NFORMS; i++)
         if (!form_seen[i] && !only)
             FAIL("no emitted text has the form \"%s\": a path of the emitter went untested", FORMS[i] + 1);
+    for (size_t i = 0; target == EMIT_ASM_TARGET_X86_64 && i < NFORMS_X64; i++)
+        if (!form_seen_x64[i] && !only)
+            FAIL("target x86-64: no emitted text has the form \"%s\": a path of the emitter went untested",
+                 FORMS_X64[i] + 1);
     if (keep)
         printf("kept %s\n", dir);
     else

@@ -253,6 +253,11 @@ static void gen_forms(lines *L)
         ln_add(L, "negq %s", ms.v[k]);
         ln_add(L, "notq %s", ms.v[k]);
     }
+    /* mul: one operand, rax and rdx implicit (the x86-64 target's products) */
+    for (int d = 0; d < 16; d++)
+        ln_add(L, "mulq %%%s", R64[d]);
+    for (size_t k = 0; k < ms.n; k += 3)
+        ln_add(L, "mulq %s", ms.v[k]);
     /* shifts */
     static const char *const SH[] = { "shl", "shr", "sar" };
     static const char *const CNT[] = { "1", "0", "2", "31", "32", "63", "64", "255" };
@@ -575,7 +580,9 @@ static int emit_one(const ir_func *low, int variant, const char *label, bool may
     snprintf(e->sym, sizeof e->sym, "enc_f%zu", nems);
     snprintf(e->label, sizeof e->label, "%s (%s)", label,
              variant == 0 ? "default" : variant <= 2 ? "random decisions" : "random order and decisions");
-    emit_asm_opts o = { .symbol = e->sym, .hidden = (nems & 1) != 0, .decisions = dec, .command = "test_emit_encode" };
+    /* every third emission for the x86-64 target (mulq, one carry chain) */
+    emit_asm_opts o = { .symbol = e->sym, .hidden = (nems & 1) != 0, .decisions = dec, .command = "test_emit_encode",
+                        .target = nems % 3 == 2 ? EMIT_ASM_TARGET_X86_64 : EMIT_ASM_TARGET_ADX };
     char err[1024];
     int rc = emit_asm(f, &o, &e->text, NULL, err, sizeof err);
     if (rc < 0 && may_refuse)

@@ -197,7 +197,7 @@ static void test_candidate_one(const char *label, ir_func *src, tu_rng *rng)
     candidate c;
     cand_rng cr;
     cand_rng_seed(&cr, tu_rng_u64(rng));
-    if (cand_graph_build(&g, low, err, sizeof err) != 0) {
+    if (cand_graph_build(&g, low, EMIT_ASM_TARGET_ADX, err, sizeof err) != 0) {
         tu_fail("%s: cand_graph_build: %s", label, err);
         ir_func_free(low);
         return;
