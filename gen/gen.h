@@ -84,7 +84,7 @@ void gen_default_name(const gen_spec *s, char *buf, size_t len);
  * Returns: the function, or NULL with err (one sentence, no newline) for a bad spec:
  *          "malformed expression at column N: ...", "not a prime: EXPR", "p = 2: ...",
  *          "p is not 2^k - c with c small enough ..." (Solinas shape), "p has B bits: more than n x 64",
- *          "p has B bits: n limbs of 64 bits leave the top one unused (use m)", "limbs cannot hold the product: ..."
+ *          "p has B bits: n limbs of 64 bits leave the top 1 limb(s) unused (use --limbs m)", "limbs cannot hold the product: ..."
  *          (a u128 column or the carry chain overflows; also refuses the layout's add/sub/opp),
  *          "unknown op for the M method: OP (it has ...)", "N limbs: 1 to 16 allowed".
  * Source:  Solinas 1999, Bernstein 2006 and Erbsen et al. 2019 (gen/gen_solinas.c); Koc, Acar, Kaliski 1996

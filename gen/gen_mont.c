@@ -408,7 +408,7 @@ ir_func *gen_montgomery(const mpz_t p, unsigned n, ir_kind op, const char *name,
         return NULL;
     }
     if (k <= 64 * (n - 1)) {
-        snprintf(err, errlen, "p has %u bits: %u limbs of 64 bits leave the top %u unused (use %u)", k, n,
+        snprintf(err, errlen, "p has %u bits: %u limbs of 64 bits leave the top %u limb(s) unused (use --limbs %u)", k, n,
                  n - (k + 63) / 64, (k + 63) / 64);
         return NULL;
     }

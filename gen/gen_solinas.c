@@ -450,7 +450,7 @@ static bool saturated_shape(const mpz_t p, unsigned n, uint64_t *C, char *err, s
         return false;
     }
     if (k <= 64 * (n - 1)) {
-        snprintf(err, errlen, "p has %u bits: %u limbs of 64 bits leave the top %u unused (use %u)", k, n,
+        snprintf(err, errlen, "p has %u bits: %u limbs of 64 bits leave the top %u limb(s) unused (use --limbs %u)", k, n,
                  n - (k + 63) / 64, (k + 63) / 64);
         return false;
     }
